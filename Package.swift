@@ -1,0 +1,62 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// One module per layer; the data flows down this list (see README.md, "Architecture").
+let package = Package(
+    name: "imu",
+    products: [
+        .library(
+            name: "IMU",
+            targets: ["IMUBus", "IMUDrivers", "IMUBoards", "IMULinux", "IMUTwin"]
+        ),
+        .executable(name: "imu", targets: ["imu"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+    ],
+    targets: [
+        // C libraries, through system-library targets, plus the thinnest shims their headers need.
+        .systemLibrary(
+            name: "CI2C",
+            providers: [.apt(["libi2c-dev"])]
+        ),
+        .systemLibrary(
+            name: "CGPIOD",
+            pkgConfig: "libgpiod",
+            providers: [.apt(["libgpiod-dev"])]
+        ),
+        .target(name: "CGPIOBridge", dependencies: ["CGPIOD"]),
+
+        // Bus layer: I²C and GPIO protocols and errors (no platform code; Foundation-free).
+        .target(name: "IMUBus"),
+        // Linux implementations of the bus layer: /dev/i2c-N and libgpiod.
+        .target(name: "IMULinux", dependencies: ["IMUBus", "CI2C", "CGPIOBridge"]),
+        // Chip drivers: register tables, probe, configure, burst and FIFO reads (Foundation-free).
+        .target(name: "IMUDrivers", dependencies: ["IMUBus"]),
+        // Board and hat profiles (Boards/*.toml), mounting rotations, auto-detection.
+        .target(
+            name: "IMUBoards",
+            dependencies: ["IMUBus", "IMUDrivers", .product(name: "TOMLKit", package: "TOMLKit")]
+        ),
+        // Digital twin: register-level chip emulators on a virtual bus, driven by motion scenarios.
+        .target(name: "IMUTwin", dependencies: ["IMUBus", "IMUBoards"]),
+        // What the `imu` command does, as a library so tests can drive it.
+        .target(
+            name: "IMUCommands",
+            dependencies: [
+                "IMUBus", "IMUDrivers", "IMUBoards", "IMULinux", "IMUTwin",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(name: "imu", dependencies: ["IMUCommands"]),
+
+        .testTarget(name: "IMUBusTests", dependencies: ["IMUBus"]),
+        .testTarget(name: "IMULinuxTests", dependencies: ["IMULinux", "IMUBus"]),
+        .testTarget(name: "IMUDriversTests", dependencies: ["IMUDrivers", "IMUTwin", "IMUBus"]),
+        .testTarget(name: "IMUBoardsTests", dependencies: ["IMUBoards"]),
+        .testTarget(name: "IMUTwinTests", dependencies: ["IMUTwin", "IMUBus"]),
+        .testTarget(name: "IMUCommandsTests", dependencies: ["IMUCommands", "imu"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,4 @@
+#ifndef IMU_CGPIOD_SHIM_H
+#define IMU_CGPIOD_SHIM_H
+#include <gpiod.h>
+#endif

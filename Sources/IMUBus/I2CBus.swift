@@ -1,0 +1,102 @@
+/// An I²C bus master, modelled on embedded-hal's `I2c` trait: every transfer names the 7-bit
+/// target address, and a write-then-read is one combined transaction (repeated start, no stop
+/// in between), which is what register reads need.
+///
+/// Implementations: `LinuxI2CBus` (`/dev/i2c-N`) and the twin's `VirtualI2CBus`. Drivers are
+/// written against this protocol only, so the same driver code runs on both.
+///
+/// The buffers are raw pointers so the per-sample path allocates nothing.
+public protocol I2CBus: AnyObject {
+    /// The bus as a user names it: `/dev/i2c-1`, or `sim`.
+    var name: String { get }
+
+    /// Writes `bytes` to the device at `address` (START, address+W, bytes, STOP).
+    func write(_ address: UInt8, _ bytes: UnsafeRawBufferPointer) throws(I2CError)
+
+    /// Reads `buffer.count` bytes from the device at `address` (START, address+R, bytes, STOP).
+    func read(_ address: UInt8, into buffer: UnsafeMutableRawBufferPointer) throws(I2CError)
+
+    /// Writes `bytes`, then reads `buffer.count` bytes after a repeated start: one transaction.
+    func writeRead(
+        _ address: UInt8, _ bytes: UnsafeRawBufferPointer, into buffer: UnsafeMutableRawBufferPointer
+    ) throws(I2CError)
+
+    /// Whether a device acknowledges `address`, checked the way `i2cdetect` does: a one-byte
+    /// read for addresses where a write could harm (EEPROMs at 0x30–0x37 and 0x50–0x5F), a quick
+    /// write elsewhere when the adapter can. Errors other than "no acknowledge" are thrown.
+    func isPresent(_ address: UInt8) throws(I2CError) -> Bool
+}
+
+extension I2CBus {
+    /// Default presence check: a one-byte read, which is safe on every common device.
+    public func isPresent(_ address: UInt8) throws(I2CError) -> Bool {
+        var byte: UInt8 = 0
+        do {
+            try withUnsafeMutableBytes(of: &byte) { (buffer) throws(I2CError) in
+                try read(address, into: buffer)
+            }
+            return true
+        } catch where error.kind == .noAcknowledge {
+            return false
+        }
+    }
+
+    /// Addresses in `range` that acknowledge, like `i2cdetect -y N` (0x08–0x77 by default,
+    /// skipping the reserved addresses).
+    public func scan(_ range: ClosedRange<UInt8> = 0x08...0x77) throws(I2CError) -> [UInt8] {
+        var found: [UInt8] = []
+        for address in range where try isPresent(address) {
+            found.append(address)
+        }
+        return found
+    }
+
+    /// Reads one register: write the register address, repeated start, read one byte.
+    public func readRegister(_ address: UInt8, _ register: UInt8) throws(I2CError) -> UInt8 {
+        var register = register
+        var value: UInt8 = 0
+        try withUnsafeBytes(of: &register) { (out) throws(I2CError) in
+            try withUnsafeMutableBytes(of: &value) { (into) throws(I2CError) in
+                try writeRead(address, out, into: into)
+            }
+        }
+        return value
+    }
+
+    /// Reads `buffer.count` consecutive registers starting at `register` in one transaction.
+    /// (Chips that need an auto-increment flag in the register address expect the caller to
+    /// have set it: that is a chip fact, kept in the chip's description.)
+    public func readRegisters(
+        _ address: UInt8, _ register: UInt8, into buffer: UnsafeMutableRawBufferPointer
+    ) throws(I2CError) {
+        var register = register
+        try withUnsafeBytes(of: &register) { (out) throws(I2CError) in
+            try writeRead(address, out, into: buffer)
+        }
+    }
+
+    /// Reads `count` consecutive registers into a new array (for configuration, not the
+    /// per-sample path).
+    public func readRegisters(_ address: UInt8, _ register: UInt8, count: Int) throws(I2CError) -> [UInt8] {
+        var failure: I2CError?
+        let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            buffer.initialize(repeating: 0)
+            initialized = count
+            do throws(I2CError) {
+                try readRegisters(address, register, into: UnsafeMutableRawBufferPointer(buffer))
+            } catch {
+                failure = error
+            }
+        }
+        if let failure { throw failure }
+        return bytes
+    }
+
+    /// Writes one register: register address then value, in one write.
+    public func writeRegister(_ address: UInt8, _ register: UInt8, _ value: UInt8) throws(I2CError) {
+        var pair: (UInt8, UInt8) = (register, value)
+        try withUnsafeBytes(of: &pair) { (out) throws(I2CError) in
+            try write(address, out)
+        }
+    }
+}

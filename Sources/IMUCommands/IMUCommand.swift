@@ -1,0 +1,11 @@
+import ArgumentParser
+
+/// `imu`: Core Motion for Linux boards.
+public struct IMUCommand: ParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "imu",
+        abstract: "Read, calibrate and fuse MPU-6050 and LSM9DS1 motion chips on Linux boards.",
+        subcommands: []
+    )
+    public init() {}
+}

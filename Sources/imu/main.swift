@@ -1,0 +1,3 @@
+import IMUCommands
+
+IMUCommand.main()
