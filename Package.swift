@@ -7,7 +7,7 @@ let package = Package(
     products: [
         .library(
             name: "IMU",
-            targets: ["IMUBus", "IMUDrivers", "IMUBoards", "IMULinux", "IMUTwin"]
+            targets: ["IMUBus", "IMUGeometry", "IMUDrivers", "IMUBoards", "IMULinux", "IMUTwin"]
         ),
         .executable(name: "imu", targets: ["imu"]),
     ],
@@ -30,17 +30,19 @@ let package = Package(
 
         // Bus layer: I²C and GPIO protocols and errors (no platform code; Foundation-free).
         .target(name: "IMUBus"),
+        // Vectors, quaternions, matrices and right-angle axis rotations (Double; Foundation-free).
+        .target(name: "IMUGeometry"),
         // Linux implementations of the bus layer: /dev/i2c-N and libgpiod.
         .target(name: "IMULinux", dependencies: ["IMUBus", "CI2C", "CGPIOBridge"]),
         // Chip drivers: register tables, probe, configure, burst and FIFO reads (Foundation-free).
-        .target(name: "IMUDrivers", dependencies: ["IMUBus"]),
+        .target(name: "IMUDrivers", dependencies: ["IMUBus", "IMUGeometry"]),
         // Board and hat profiles (Boards/*.toml), mounting rotations, auto-detection.
         .target(
             name: "IMUBoards",
-            dependencies: ["IMUBus", "IMUDrivers", .product(name: "TOMLKit", package: "TOMLKit")]
+            dependencies: ["IMUBus", "IMUGeometry", "IMUDrivers", .product(name: "TOMLKit", package: "TOMLKit")]
         ),
         // Digital twin: register-level chip emulators on a virtual bus, driven by motion scenarios.
-        .target(name: "IMUTwin", dependencies: ["IMUBus", "IMUBoards"]),
+        .target(name: "IMUTwin", dependencies: ["IMUBus", "IMUGeometry", "IMUDrivers", "IMUBoards"]),
         // What the `imu` command does, as a library so tests can drive it.
         .target(
             name: "IMUCommands",
@@ -52,6 +54,7 @@ let package = Package(
         .executableTarget(name: "imu", dependencies: ["IMUCommands"]),
 
         .testTarget(name: "IMUBusTests", dependencies: ["IMUBus"]),
+        .testTarget(name: "IMUGeometryTests", dependencies: ["IMUGeometry"]),
         .testTarget(name: "IMULinuxTests", dependencies: ["IMULinux", "IMUBus"]),
         .testTarget(name: "IMUDriversTests", dependencies: ["IMUDrivers", "IMUTwin", "IMUBus"]),
         .testTarget(name: "IMUBoardsTests", dependencies: ["IMUBoards"]),
