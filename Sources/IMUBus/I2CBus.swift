@@ -25,6 +25,11 @@ public protocol I2CBus: AnyObject {
     /// read for addresses where a write could harm (EEPROMs at 0x30–0x37 and 0x50–0x5F), a quick
     /// write elsewhere when the adapter can. Errors other than "no acknowledge" are thrown.
     func isPresent(_ address: UInt8) throws(I2CError) -> Bool
+
+    /// Reads `buffer.count` bytes from a FIFO port: a register whose address does not advance
+    /// while it is read (MPU-6050's FIFO_R_W). One transaction where the adapter can; adapters
+    /// that need several must re-address the same register each time.
+    func readFIFO(_ address: UInt8, port register: UInt8, into buffer: UnsafeMutableRawBufferPointer) throws(I2CError)
 }
 
 extension I2CBus {
@@ -39,6 +44,13 @@ extension I2CBus {
         } catch where error.kind == .noAcknowledge {
             return false
         }
+    }
+
+    /// Default FIFO read: one write-then-read at the port register.
+    public func readFIFO(
+        _ address: UInt8, port register: UInt8, into buffer: UnsafeMutableRawBufferPointer
+    ) throws(I2CError) {
+        try readRegisters(address, register, into: buffer)
     }
 
     /// Addresses in `range` that acknowledge, like `i2cdetect -y N` (0x08–0x77 by default,

@@ -1,0 +1,234 @@
+import IMUBus
+import IMUGeometry
+
+/// Driver for the ST LSM9DS1: accelerometer + gyroscope (+ thermometer) at one address, a
+/// magnetometer at another.
+///
+/// A sample set is two transactions: one burst over OUT_TEMP_L … OUT_Z_H_XL on the
+/// accel/gyro part, one 6-byte burst on the magnetometer (which updates at its own, slower rate).
+public final class LSM9DS1: IMUDriver {
+    public let bus: any I2CBus
+    public let address: UInt8
+    public let magnetometerAddress: UInt8
+    public let clock: any MonotonicClock
+    public let model = ChipModel.lsm9ds1
+    public let capabilities = ChipCapabilities(
+        accelerometer: true, gyroscope: true, magnetometer: true, thermometer: true,
+        fifoCapacity: LSM9DS1Registers.fifoCapacity, motionInterrupt: true, dataReadyInterrupt: true)
+    public private(set) var configuration: IMUConfiguration
+
+    private typealias R = LSM9DS1Registers
+    private var accelGPerLSB = 0.0
+    private var gyroRadiansPerSecondPerLSB = 0.0
+    private var magnetometerMicroteslaPerLSB = 0.0
+    /// CTRL_REG1_G and CTRL_REG6_XL as configured, to restore them after `sleep()`.
+    private var gyroControl: UInt8 = 0
+    private var accelControl: UInt8 = 0
+    private var lastFIFODrain: Double?
+    private var lastFIFOTimestamp: Double?
+    /// The latest magnetometer reading, carried into FIFO samples (the FIFO holds no field).
+    private var latestField: Vector3?
+
+    public init(bus: any I2CBus, address: UInt8 = 0x6A, magnetometerAddress: UInt8 = 0x1C, clock: any MonotonicClock) {
+        self.bus = bus
+        self.address = address
+        self.magnetometerAddress = magnetometerAddress
+        self.clock = clock
+        configuration = IMUConfiguration(
+            accelerometerScale: R.accelScales[0], gyroscopeScale: R.gyroScales[0],
+            sampleRate: R.sampleRates[0], lowPassBandwidthHz: nil,
+            magnetometerScale: R.magnetometerScales[0], magnetometerRate: R.magnetometerRates[0])
+        applyConversion()
+    }
+
+    /// Checks both parts' WHO_AM_I.
+    public func verifyIdentity() throws(IMUDriverError) {
+        for (address, register, expected) in [
+            (address, R.whoAmI, R.whoAmIValue),
+            (magnetometerAddress, R.magnetometerWhoAmI, R.magnetometerWhoAmIValue),
+        ] {
+            let found = try bus.read(address, register)
+            guard found == expected else {
+                throw .wrongChip(
+                    bus: bus.name, address: address, expected: .lsm9ds1, register: register, found: found,
+                    expectedValue: expected, identifiedAs: KnownParts.name(register: register, value: found, at: address))
+            }
+        }
+    }
+
+    public func configure(_ settings: IMUSettings) throws(IMUDriverError) {
+        try verifyIdentity()
+        try bus.write(address, R.control8, R.control8Reset)
+        try bus.write(magnetometerAddress, R.magnetometerControl2, R.magnetometerSoftReset)
+        clock.sleep(seconds: 0.01)
+
+        let rate = R.sampleRates.nearest(settings.sampleRateHz)
+        let gyro = R.gyroScales.covering(settings.gyroscopeRangeDegreesPerSecond)
+        let accel = R.accelScales.covering(settings.accelerometerRangeG)
+        let fieldScale = R.magnetometerScales.covering(settings.magnetometerRangeGauss)
+        let fieldRate = R.magnetometerRates.nearest(settings.magnetometerRateHz)
+
+        try bus.write(address, R.control8, R.control8Operating)
+        gyroControl = R.gyroFullScale.replacing(gyro.code, in: R.gyroRate.replacing(rate.code, in: 0))
+        accelControl = R.accelFullScale.replacing(accel.code, in: R.accelRate.replacing(rate.code, in: 0))
+        try bus.write(address, R.accelControl6, accelControl)
+        try bus.write(address, R.gyroControl1, gyroControl)
+
+        try bus.write(
+            magnetometerAddress, R.magnetometerControl1,
+            R.magnetometerRate.replacing(fieldRate.code, in: R.magnetometerUltraHighPerformanceXY))
+        try bus.write(magnetometerAddress, R.magnetometerControl2, R.magnetometerFullScale.replacing(fieldScale.code, in: 0))
+        try bus.write(magnetometerAddress, R.magnetometerControl4, R.magnetometerUltraHighPerformanceZ)
+        try bus.write(magnetometerAddress, R.magnetometerControl3, R.magnetometerContinuous)
+
+        configuration = IMUConfiguration(
+            accelerometerScale: accel, gyroscopeScale: gyro, sampleRate: rate, lowPassBandwidthHz: nil,
+            magnetometerScale: fieldScale, magnetometerRate: fieldRate)
+        applyConversion()
+        lastFIFODrain = nil
+        lastFIFOTimestamp = nil
+        latestField = nil
+    }
+
+    private func applyConversion() {
+        accelGPerLSB = configuration.accelerometerScale.sensitivity
+        gyroRadiansPerSecondPerLSB = configuration.gyroscopeScale.sensitivity * .pi / 180
+        magnetometerMicroteslaPerLSB = (configuration.magnetometerScale?.sensitivity ?? 0) * R.microteslaPerGauss
+    }
+
+    public func readSample() throws(IMUDriverError) -> MotionSample {
+        var bytes: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)  // 32 bytes of stack for 25
+        var sample = try withUnsafeMutableBytes(of: &bytes) { (raw) throws(IMUDriverError) -> MotionSample in
+            let buffer = UnsafeMutableRawBufferPointer(rebasing: raw[0..<R.sampleSetLength])
+            try bus.burst(address, R.temperatureLow, into: buffer)
+            let data = UnsafeRawBufferPointer(buffer)
+            var sample = decode(data, gyroAt: R.gyroOffset, accelAt: R.accelOffset, timestamp: clock.now)
+            sample.temperature = R.temperatureCelsius(RegisterBytes.littleEndianInt16(data, at: R.temperatureOffset))
+            return sample
+        }
+        sample.magneticField = try readMagneticField()
+        return sample
+    }
+
+    /// One 6-byte burst from the magnetometer, in µT, turned into the accel/gyro axes.
+    public func readMagneticField() throws(IMUDriverError) -> Vector3 {
+        var bytes: UInt64 = 0
+        let field = try withUnsafeMutableBytes(of: &bytes) { (raw) throws(IMUDriverError) -> Vector3 in
+            let buffer = UnsafeMutableRawBufferPointer(rebasing: raw[0..<6])
+            try bus.burst(magnetometerAddress, R.magnetometerXLow | R.magnetometerAutoIncrement, into: buffer)
+            let data = UnsafeRawBufferPointer(buffer)
+            let s = R.magnetometerAxisSigns
+            return Vector3(
+                s.x * Double(RegisterBytes.littleEndianInt16(data, at: 0)),
+                s.y * Double(RegisterBytes.littleEndianInt16(data, at: 2)),
+                s.z * Double(RegisterBytes.littleEndianInt16(data, at: 4))) * magnetometerMicroteslaPerLSB
+        }
+        latestField = field
+        return field
+    }
+
+    /// Raw counts → Core Motion units (gravity pointing down: the chip's specific force negated).
+    @inline(__always)
+    private func decode(_ data: UnsafeRawBufferPointer, gyroAt g: Int, accelAt a: Int, timestamp: Double) -> MotionSample {
+        let gx = Double(RegisterBytes.littleEndianInt16(data, at: g))
+        let gy = Double(RegisterBytes.littleEndianInt16(data, at: g + 2))
+        let gz = Double(RegisterBytes.littleEndianInt16(data, at: g + 4))
+        let ax = Double(RegisterBytes.littleEndianInt16(data, at: a))
+        let ay = Double(RegisterBytes.littleEndianInt16(data, at: a + 2))
+        let az = Double(RegisterBytes.littleEndianInt16(data, at: a + 4))
+        return MotionSample(
+            timestamp: timestamp,
+            acceleration: Vector3(ax, ay, az) * -accelGPerLSB,
+            rotationRate: Vector3(gx, gy, gz) * gyroRadiansPerSecondPerLSB)
+    }
+
+    // MARK: FIFO
+
+    public func startFIFO() throws(IMUDriverError) {
+        // DS §3.5.2: passing through bypass mode empties the FIFO.
+        try bus.write(address, R.fifoControl, R.fifoModeBypass)
+        try bus.write(address, R.control9, R.control9FIFOEnable)
+        try bus.write(address, R.fifoControl, R.fifoModeContinuous)
+        lastFIFODrain = clock.now
+        lastFIFOTimestamp = nil
+    }
+
+    public func stopFIFO() throws(IMUDriverError) {
+        try bus.write(address, R.fifoControl, R.fifoModeBypass)
+        try bus.write(address, R.control9, 0)
+        lastFIFODrain = nil
+    }
+
+    /// FIFO_SRC says how many slots are unread; each slot is then one burst over the gyro and
+    /// accel output registers (the FIFO advances when a slot has been read).
+    public func drainFIFO(into samples: inout [MotionSample]) throws(IMUDriverError) -> FIFOBatch {
+        let source = try bus.read(address, R.fifoSource)
+        let now = clock.now
+        var transactions = 1
+        var dropped = 0
+        let period = 1 / configuration.sampleRate.hertz
+        let count = Int(source & R.fifoUnreadMask)
+        if source & R.fifoOverrun != 0 {
+            // Continuous mode kept the newest 32; everything older since the last drain is gone.
+            let elapsed = lastFIFODrain.map { now - $0 } ?? 0
+            dropped = max(0, Int((elapsed / period).rounded()) - count)
+            lastFIFOTimestamp = nil
+        }
+        lastFIFODrain = now
+        guard count > 0 else { return FIFOBatch(count: 0, dropped: dropped, transactions: transactions) }
+
+        let timestamps = FIFOTimestamps(newest: now, count: count, period: period, previous: lastFIFOTimestamp)
+        var bytes: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes of stack for a 22-byte slot
+        samples.reserveCapacity(samples.count + count)
+        for i in 0..<count {
+            var sample = try withUnsafeMutableBytes(of: &bytes) { (raw) throws(IMUDriverError) -> MotionSample in
+                let buffer = UnsafeMutableRawBufferPointer(rebasing: raw[0..<R.fifoSlotLength])
+                try bus.burst(address, R.gyroXLow, into: buffer)
+                return decode(UnsafeRawBufferPointer(buffer), gyroAt: 0, accelAt: Int(R.accelXLow - R.gyroXLow), timestamp: timestamps[i])
+            }
+            sample.magneticField = latestField
+            samples.append(sample)
+            transactions += 1
+        }
+        lastFIFOTimestamp = timestamps[count - 1]
+        return FIFOBatch(count: count, dropped: dropped, transactions: transactions)
+    }
+
+    // MARK: Interrupts and power
+
+    public func enableInterrupt(_ source: InterruptSource) throws(IMUDriverError) {
+        let routed = try bus.read(address, R.int1Control)
+        switch source {
+        case .dataReady:
+            try bus.write(address, R.int1Control, routed | R.int1DataReadyAccel)
+        case let .motion(thresholdG, durationMilliseconds):
+            // INT_GEN_THS_*_XL compare with the output's top 8 bits: one LSB is full scale / 128.
+            let lsb = configuration.accelerometerScale.range / 128
+            let threshold = UInt8(min(255, max(1, Int((thresholdG / lsb).rounded()))))
+            for axis: UInt8 in 0..<3 {
+                try bus.write(address, R.interruptThresholdXAccel + axis, threshold)
+            }
+            let samples = Int((Double(durationMilliseconds) / 1000 * configuration.sampleRate.hertz).rounded())
+            try bus.write(address, R.interruptDurationAccel, samples > 0 ? 0x80 | UInt8(min(127, samples)) : 0)
+            try bus.write(address, R.interruptGeneratorConfigAccel, R.interruptHighOnAnyAxis)
+            try bus.write(address, R.int1Control, routed | R.int1InterruptGeneratorAccel)
+        }
+    }
+
+    public func disableInterrupts() throws(IMUDriverError) {
+        try bus.write(address, R.int1Control, 0)
+        try bus.write(address, R.interruptGeneratorConfigAccel, 0)
+    }
+
+    public func sleep() throws(IMUDriverError) {
+        try bus.write(address, R.gyroControl1, 0)
+        try bus.write(address, R.accelControl6, 0)
+        try bus.write(magnetometerAddress, R.magnetometerControl3, R.magnetometerPowerDown)
+    }
+
+    public func wake() throws(IMUDriverError) {
+        try bus.write(address, R.accelControl6, accelControl)
+        try bus.write(address, R.gyroControl1, gyroControl)
+        try bus.write(magnetometerAddress, R.magnetometerControl3, R.magnetometerContinuous)
+    }
+}
