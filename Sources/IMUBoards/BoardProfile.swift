@@ -27,10 +27,17 @@ public struct BoardProfile: Sendable, Equatable {
     public var gpioChipLabel: String?
     /// Header pin number (1…40) → GPIO line offset on that chip (computers).
     public var headerPins: [Int: Int]
+    /// Non-IMU chips the board is known to carry (hats): not driven, but a bus scan that finds
+    /// them makes this board a likelier match than another with the same IMU addresses.
+    public var otherDevices: [OtherDevice]
+    /// Prefixes of `/proc/device-tree/model` that mean this computer (computers):
+    /// `"Raspberry Pi 4 Model B"` matches `"Raspberry Pi 4 Model B Rev 1.4"`.
+    public var deviceTreeModels: [String]
 
     public init(
         name: String, title: String, kind: Kind, imus: [IMUPlacement] = [],
-        i2cBus: Int? = nil, gpioChipLabel: String? = nil, headerPins: [Int: Int] = [:]
+        i2cBus: Int? = nil, gpioChipLabel: String? = nil, headerPins: [Int: Int] = [:],
+        otherDevices: [OtherDevice] = [], deviceTreeModels: [String] = []
     ) {
         self.name = name
         self.title = title
@@ -39,6 +46,20 @@ public struct BoardProfile: Sendable, Equatable {
         self.i2cBus = i2cBus
         self.gpioChipLabel = gpioChipLabel
         self.headerPins = headerPins
+        self.otherDevices = otherDevices
+        self.deviceTreeModels = deviceTreeModels
+    }
+}
+
+/// A chip on a hat that is not an IMU (a pressure sensor, the Sense HAT's LED controller).
+public struct OtherDevice: Sendable, Equatable, Hashable {
+    public var address: UInt8
+    /// What it is, for people: "LPS25H pressure sensor".
+    public var name: String
+
+    public init(address: UInt8, name: String) {
+        self.address = address
+        self.name = name
     }
 }
 

@@ -1,0 +1,78 @@
+import Testing
+import IMUDrivers
+import IMUGeometry
+@testable import IMUBoards
+
+@Suite struct ShippedProfilesTests {
+    let expectedNames = [
+        "adafruit-lsm9ds1", "berryimu-v2", "gy-521", "gy-521-ad0-high", "raspberry-pi-3",
+        "raspberry-pi-4", "raspberry-pi-5", "raspberry-pi-zero-2-w", "sense-hat", "sim",
+    ]
+
+    @Test func everyShippedProfileLoadsAndValidates() throws {
+        #expect(sourceCatalog.names() == expectedNames)
+        let profiles = try sourceCatalog.allProfiles()
+        #expect(profiles.map(\.name) == expectedNames)
+        for p in profiles {
+            #expect(!p.title.isEmpty)
+            if p.kind == .computer {
+                #expect(p.imus.isEmpty)
+                #expect(p.i2cBus == 1)
+            } else {
+                #expect(!p.imus.isEmpty, "\(p.name)")
+            }
+        }
+    }
+
+    @Test(arguments: [
+        ("raspberry-pi-3", "pinctrl-bcm2835"), ("raspberry-pi-4", "pinctrl-bcm2711"),
+        ("raspberry-pi-5", "pinctrl-rp1"), ("raspberry-pi-zero-2-w", "pinctrl-bcm2835"),
+    ])
+    func computersHaveTheStandardHeader(name: String, chip: String) throws {
+        let p = try sourceCatalog.profile(named: name)
+        #expect(p.kind == .computer)
+        #expect(p.gpioChipLabel == chip)
+        #expect(p.i2cBus == 1)
+        #expect(p.headerPins.count == 28)
+        #expect(Set(p.headerPins.keys) == RaspberryPiHeader.gpioPins)
+        #expect(Set(p.headerPins.values) == Set(0...27))
+        #expect(p.headerPins[3] == 2 && p.headerPins[5] == 3)
+        #expect(p.headerPins[7] == 4 && p.headerPins[11] == 17 && p.headerPins[40] == 21)
+    }
+
+    @Test func hatsCarryTheRightChips() throws {
+        let sense = try sourceCatalog.profile(named: "sense-hat")
+        #expect(sense.imus == [IMUPlacement(chip: .lsm9ds1, address: 0x6A, magnetometerAddress: 0x1C,
+                                            mounting: AxisRotation(["-x", "-y", "+z"])!, interruptPin: nil)])
+        #expect(Set(sense.otherDevices.map(\.address)) == [0x46, 0x5C, 0x5F])
+
+        let berry = try sourceCatalog.profile(named: "berryimu-v2")
+        #expect(berry.imus.map(\.address) == [0x6A] && berry.imus[0].magnetometerAddress == 0x1C)
+        #expect(berry.imus[0].interruptPin == nil)
+
+        let ada = try sourceCatalog.profile(named: "adafruit-lsm9ds1")
+        #expect(ada.imus[0].address == 0x6B && ada.imus[0].magnetometerAddress == 0x1E)
+
+        let gy = try sourceCatalog.profile(named: "gy-521")
+        #expect(gy.imus == [IMUPlacement(chip: .mpu6050, address: 0x68, interruptPin: 7)])
+        let gyHigh = try sourceCatalog.profile(named: "gy-521-ad0-high")
+        #expect(gyHigh.imus[0].address == 0x69 && gyHigh.imus[0].chip == .mpu6050)
+    }
+
+    @Test func theTwinCarriesBothChipsWiredToItsHeader() throws {
+        let sim = try sourceCatalog.profile(named: "sim")
+        #expect(sim.kind == .simulated)
+        #expect(sim.imus.map(\.chip) == [.lsm9ds1, .mpu6050])
+        #expect(sim.imus.map(\.address) == [0x6A, 0x68])
+        #expect(sim.imus[0].magnetometerAddress == 0x1C)
+        #expect(sim.imus.map(\.interruptPin) == [7, 11])
+        #expect(sim.imus.compactMap { $0.interruptPin.flatMap { sim.headerPins[$0] } } == [4, 17])
+    }
+
+    @Test func aSenseHatLyingFlatReadsZUp() throws {
+        // Face up, the chip measures specific force along its +z; the mounting must carry
+        // that to device +z (Core Motion's sign flip happens later, in the driver).
+        let m = try sourceCatalog.profile(named: "sense-hat").imus[0].mounting
+        #expect(m.apply(Vector3(0, 0, 1)) == Vector3(0, 0, 1))
+    }
+}
