@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Installs the Debian packages the project builds and runs with. Idempotent: packages already
+# installed are skipped, and the package lists are refreshed only when something is missing.
+# Works as root; otherwise uses sudo.
+set -euo pipefail
+
+packages=(
+    libi2c-dev     # <i2c/smbus.h> and libi2c, for the CI2C system library
+    libgpiod-dev   # <gpiod.h> and libgpiod (1.6 on Debian 12), for CGPIOD / CGPIOBridge
+    i2c-tools      # i2cdetect / i2cget, to compare with `imu probe` on a real board
+    pkg-config     # SwiftPM finds libgpiod through it
+    python3-pip    # Scripts/check-libgpiod-v2.sh downloads libgpiod 2.x's sources from PyPI
+)
+
+if [ "$(id -u)" -eq 0 ]; then
+    as_root=()
+elif command -v sudo >/dev/null; then
+    as_root=(sudo)
+else
+    echo "setup: run as root or install sudo" >&2
+    exit 1
+fi
+
+missing=()
+for package in "${packages[@]}"; do
+    if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
+        missing+=("$package")
+    fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+    echo "setup: all packages present (${packages[*]})"
+    exit 0
+fi
+
+echo "setup: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+# A fresh machine may have empty package lists; refresh them only if apt cannot see a package.
+for package in "${missing[@]}"; do
+    if ! apt-cache show "$package" >/dev/null 2>&1; then
+        "${as_root[@]}" apt-get update
+        break
+    fi
+done
+"${as_root[@]}" apt-get install -y --no-install-recommends "${missing[@]}"
+echo "setup: done"

@@ -1,0 +1,235 @@
+import CI2C
+import IMUBus
+
+/// An I²C bus through the kernel's i2c-dev interface: one open `/dev/i2c-N` descriptor.
+///
+/// On full I²C adapters every `writeRead` is one `I2C_RDWR` transaction (write message, repeated
+/// start, read message), which is what register reads need. On SMBus-only adapters (PC SMBus
+/// hosts, the kernel's `i2c-stub`) the same calls become SMBus transfers; see
+/// `LinuxI2CBus+SMBus.swift` for what that changes.
+///
+/// Before talking to an address the bus claims it with `I2C_SLAVE`, so it never talks over a
+/// kernel driver bound to the same chip: that gives `.busy`, naming the driver.
+///
+/// Not `Sendable`: the descriptor and the cached target address belong to one thread at a time.
+public final class LinuxI2CBus: I2CBus {
+    /// The device path (`/dev/i2c-1`).
+    public let name: String
+    /// What the adapter can do, read once with `I2C_FUNCS` when the bus was opened.
+    public let functions: I2CAdapterFunctions
+
+    let descriptor: Int32
+    let dev: any I2CDevInterface
+    /// N in `/dev/i2c-N`, to find the device's sysfs entry.
+    let busNumber: Int?
+    let sysfsRoot: String
+    /// The address last set with `I2C_SLAVE`; the kernel keeps it per descriptor.
+    var target: UInt8?
+
+    /// Opens the bus at `path` (`/dev/i2c-1`) and reads what the adapter can do.
+    public convenience init(path: String) throws(I2CError) {
+        try self.init(path: path, dev: KernelI2CDev())
+    }
+
+    /// Opens `/dev/i2c-<number>`.
+    public convenience init(number: Int) throws(I2CError) {
+        try self.init(path: "/dev/i2c-\(number)")
+    }
+
+    init(path: String, dev: any I2CDevInterface, sysfsRoot: String = "/sys") throws(I2CError) {
+        self.name = path
+        self.dev = dev
+        self.busNumber = Self.busNumber(fromDeviceName: path)
+        self.sysfsRoot = sysfsRoot
+        let descriptor: Int32
+        do {
+            descriptor = try dev.open(path)
+        } catch {
+            throw Self.error(error, during: .open, bus: path, address: nil, busNumber: busNumber, sysfsRoot: sysfsRoot)
+        }
+        do {
+            self.functions = I2CAdapterFunctions(rawValue: try dev.functions(descriptor))
+        } catch {
+            dev.close(descriptor)
+            throw Self.error(error, during: .functions, bus: path, address: nil, busNumber: busNumber, sysfsRoot: sysfsRoot)
+        }
+        self.descriptor = descriptor
+    }
+
+    deinit {
+        dev.close(descriptor)
+    }
+
+    // MARK: Transfers
+
+    public func write(_ address: UInt8, _ bytes: UnsafeRawBufferPointer) throws(I2CError) {
+        try selectTarget(address)
+        guard functions.contains(.i2c) else {
+            return try smbusWrite(address, bytes)
+        }
+        try withMessages(count: 1) { (messages) throws(I2CError) in
+            messages[0] = Self.message(address, writing: bytes)
+            try transfer(address, messages)
+        }
+    }
+
+    public func read(_ address: UInt8, into buffer: UnsafeMutableRawBufferPointer) throws(I2CError) {
+        if buffer.isEmpty { return }
+        try selectTarget(address)
+        guard functions.contains(.i2c) else {
+            return try smbusRead(address, into: buffer)
+        }
+        try withMessages(count: 1) { (messages) throws(I2CError) in
+            messages[0] = Self.message(address, readingInto: buffer)
+            try transfer(address, messages)
+        }
+    }
+
+    public func writeRead(
+        _ address: UInt8, _ bytes: UnsafeRawBufferPointer, into buffer: UnsafeMutableRawBufferPointer
+    ) throws(I2CError) {
+        if buffer.isEmpty { return try write(address, bytes) }
+        if bytes.isEmpty { return try read(address, into: buffer) }
+        try selectTarget(address)
+        guard functions.contains(.i2c) else {
+            return try smbusWriteRead(address, bytes, into: buffer)
+        }
+        try withMessages(count: 2) { (messages) throws(I2CError) in
+            messages[0] = Self.message(address, writing: bytes)
+            messages[1] = Self.message(address, readingInto: buffer)
+            try transfer(address, messages)
+        }
+    }
+
+    // MARK: Presence, as i2cdetect checks it
+
+    /// What `i2cdetect` would print for an address: `--`, the address, or `UU`.
+    public enum AddressStatus: Sendable, Equatable {
+        /// Nothing acknowledged.
+        case absent
+        /// A device acknowledged.
+        case present
+        /// A kernel driver has the address (named when sysfs says which); not probed.
+        case claimed(driver: String?)
+    }
+
+    /// Probes `address` the way `i2cdetect` does by default: a one-byte read for 0x30–0x37 and
+    /// 0x50–0x5F (where a quick write could corrupt an EEPROM's address pointer or write-protect
+    /// it), an SMBus quick write elsewhere when the adapter can, else a one-byte read.
+    public func status(of address: UInt8) throws(I2CError) -> AddressStatus {
+        do throws(I2CError) {
+            if Self.needsReadProbe(address) || !functions.contains(.smbusQuick) {
+                var byte: UInt8 = 0
+                try withUnsafeMutableBytes(of: &byte) { (buffer) throws(I2CError) in
+                    try read(address, into: buffer)
+                }
+            } else {
+                try selectTarget(address)
+                try kernel(address) { () throws(LinuxErrno) in try dev.smbusQuickWrite(descriptor) }
+            }
+            return .present
+        } catch where error.kind == .noAcknowledge {
+            return .absent
+        } catch where error.kind == .busy {
+            return .claimed(driver: busNumber.flatMap { Self.boundDriver(bus: $0, address: address, sysfsRoot: sysfsRoot) })
+        }
+    }
+
+    /// Whether a device acknowledges `address` (see `status(of:)`). An address a kernel driver
+    /// has claimed throws `.busy`, as the protocol asks; `status(of:)` reports it instead.
+    public func isPresent(_ address: UInt8) throws(I2CError) -> Bool {
+        switch try status(of: address) {
+        case .present: return true
+        case .absent: return false
+        case .claimed:
+            try selectTarget(address)  // throws the .busy error with the driver's name
+            return true
+        }
+    }
+
+    static func needsReadProbe(_ address: UInt8) -> Bool {
+        (0x30...0x37).contains(address) || (0x50...0x5F).contains(address)
+    }
+
+    // MARK: Plumbing
+
+    /// `I2C_SLAVE`, skipped when the descriptor already points at `address`.
+    func selectTarget(_ address: UInt8) throws(I2CError) {
+        if target == address { return }
+        do {
+            try dev.setTarget(descriptor, address)
+        } catch {
+            target = nil
+            throw failure(error, during: .selectTarget, address: address)
+        }
+        target = address
+    }
+
+    private func transfer(_ address: UInt8, _ messages: UnsafeMutableBufferPointer<i2c_msg>) throws(I2CError) {
+        try kernel(address) { () throws(LinuxErrno) in try dev.transfer(descriptor, messages) }
+    }
+
+    /// Runs one transfer call, turning its errno into the user's error.
+    func kernel<Result>(_ address: UInt8, _ call: () throws(LinuxErrno) -> Result) throws(I2CError) -> Result {
+        do {
+            return try call()
+        } catch {
+            throw failure(error, during: .transfer, address: address)
+        }
+    }
+
+    /// Room for `count` messages on the stack: the sample path must not allocate.
+    private func withMessages(
+        count: Int, _ body: (UnsafeMutableBufferPointer<i2c_msg>) throws(I2CError) -> Void
+    ) throws(I2CError) {
+        let failure: I2CError? = withUnsafeTemporaryAllocation(of: i2c_msg.self, capacity: count) { messages in
+            do throws(I2CError) {
+                try body(messages)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        if let failure { throw failure }
+    }
+
+    private static func message(_ address: UInt8, writing bytes: UnsafeRawBufferPointer) -> i2c_msg {
+        // The kernel only reads a write message's buffer; i2c_msg has no const pointer.
+        let pointer = bytes.baseAddress.map { UnsafeMutableRawPointer(mutating: $0).assumingMemoryBound(to: UInt8.self) }
+        return i2c_msg(addr: UInt16(address), flags: 0, len: UInt16(clamping: bytes.count), buf: pointer)
+    }
+
+    private static func message(_ address: UInt8, readingInto buffer: UnsafeMutableRawBufferPointer) -> i2c_msg {
+        let pointer = buffer.baseAddress?.assumingMemoryBound(to: UInt8.self)
+        return i2c_msg(addr: UInt16(address), flags: UInt16(I2C_M_RD), len: UInt16(clamping: buffer.count), buf: pointer)
+    }
+
+    func failure(_ errno: LinuxErrno, during step: I2CStep, address: UInt8?) -> I2CError {
+        Self.error(errno, during: step, bus: name, address: address, busNumber: busNumber, sysfsRoot: sysfsRoot)
+    }
+
+    func unsupported(_ address: UInt8, _ detail: String) -> I2CError {
+        I2CError(.unsupported, bus: name, address: address, detail: "\(detail); adapter can do: \(functions)")
+    }
+
+    /// The error a user sees: the kind from `I2CErrno`, the errno in `detail`, and for `.busy`
+    /// the driver that holds the address and how to unbind it.
+    static func error(
+        _ errno: LinuxErrno, during step: I2CStep, bus: String, address: UInt8?, busNumber: Int?, sysfsRoot: String
+    ) -> I2CError {
+        let kind = I2CErrno.kind(for: errno, during: step)
+        var detail = errno.description
+        if kind == .busy, let address, let busNumber {
+            let device = sysfsDeviceName(bus: busNumber, address: address)
+            if let driver = boundDriver(bus: busNumber, address: address, sysfsRoot: sysfsRoot) {
+                detail += "; kernel driver \(driver) has it, to unbind: echo \(device) | sudo tee /sys/bus/i2c/drivers/\(driver)/unbind"
+            } else {
+                detail += "; see /sys/bus/i2c/devices/\(device)/driver/unbind"
+            }
+        }
+        if step == .functions {
+            detail += "; not an I²C adapter (I2C_FUNCS failed)"
+        }
+        return I2CError(kind, bus: bus, address: address, detail: detail)
+    }
+}
