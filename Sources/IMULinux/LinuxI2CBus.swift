@@ -85,6 +85,19 @@ public final class LinuxI2CBus: I2CBus {
         }
     }
 
+    /// One combined transaction on a full I²C adapter; on SMBus-only adapters, block reads that
+    /// each re-address the FIFO port (it does not advance, so neither may the register).
+    public func readFIFO(
+        _ address: UInt8, port register: UInt8, into buffer: UnsafeMutableRawBufferPointer
+    ) throws(I2CError) {
+        guard !functions.contains(.i2c) else { return try readRegisters(address, register, into: buffer) }
+        try selectTarget(address)
+        var register = register
+        try withUnsafeBytes(of: &register) { (out) throws(I2CError) in
+            try smbusWriteRead(address, out, into: buffer, advancing: false)
+        }
+    }
+
     public func writeRead(
         _ address: UInt8, _ bytes: UnsafeRawBufferPointer, into buffer: UnsafeMutableRawBufferPointer
     ) throws(I2CError) {

@@ -39,6 +39,15 @@ import Testing
         #expect(smbusCalls(fake) == [.readBlock(0xA8, 32), .readBlock(0xC8, 8)])
     }
 
+    @Test func aFIFOPortIsReadAgainAtTheSameRegister() throws {
+        let (bus, fake) = try smbusBus()
+        // MPU-6050 FIFO_R_W (0x74) does not advance: 40 bytes are two blocks, both at 0x74.
+        try withUnsafeTemporaryAllocation(byteCount: 40, alignment: 1) { buffer in
+            try bus.readFIFO(0x68, port: 0x74, into: buffer)
+        }
+        #expect(smbusCalls(fake) == [.readBlock(0x74, 32), .readBlock(0x74, 8)])
+    }
+
     @Test func theLow7BitsWrapWithoutTouchingBit7() {
         #expect(LinuxI2CBus.register(0xF0, advancedBy: 32) == 0x90)
         #expect(LinuxI2CBus.register(0x70, advancedBy: 32) == 0x10)
