@@ -1,0 +1,153 @@
+import IMUGeometry
+
+/// The LSM9DS1's magnetometer die (DocID025715 §8; tables in `LSM9DS1Registers`): its own I²C
+/// target at 0x1C or 0x1E, its own axes (`magnetometerAxesFromAccelGyroAxes`).
+///
+/// Emulated: Table 22 defaults (power-down at start), continuous and single conversion, DO
+/// rates and LP, full scales, offset registers, little-endian data (BLE swaps), STATUS_REG_M
+/// data-available and overrun, SOFT_RST. Multi-byte access increments the address only when the
+/// sub-address MSB is set (§5.1.1); among the output registers the address wraps 0x2D → 0x28
+/// (ST's answer on its community forum; not in the datasheet). Not emulated: INT_M, DRDY_M, self-test.
+public final class LSM9DS1MagnetometerEmulator: I2CTarget {
+    typealias R = LSM9DS1Registers
+
+    private let input: ChipInputSource
+    private let errors: SensorErrors
+    private var registers = [UInt8](repeating: 0, count: 128)
+    private var pointer: UInt8 = 0
+    private var autoIncrement = false
+    private var identityOverride: UInt8?
+    private var lastTime: Double
+    private var lastTick: Int64 = 0
+    private var singleConversionTick: Int64?
+    private var sample: [Int16] = [0, 0, 0]
+
+    public init(input: @escaping ChipInputSource, errors: SensorErrors, startTime: Double = 0) {
+        self.input = input
+        self.errors = errors
+        self.lastTime = startTime
+        loadDefaults()
+    }
+
+    /// Conversions per second now (Table 111; LP forces 0.625 Hz).
+    public var sampleRateHz: Double {
+        if registers[Int(R.magnetometerControl3)] & 0x20 != 0 { return R.magnetometerRatesHz[0] }
+        return R.magnetometerRatesHz[Int((registers[Int(R.magnetometerControl1)] >> 2) & 0x07)]
+    }
+
+    /// Table 117: MD 00 continuous, 01 single, 1x power-down.
+    private var mode: UInt8 { registers[Int(R.magnetometerControl3)] & 0x03 }
+
+    // MARK: I2CTarget
+
+    public func catchUp(to time: Double) {
+        guard time > lastTime else { return }
+        defer { lastTime = time }
+        let rate = sampleRateHz
+        let target = Int64((time * rate).rounded(.down))
+        switch mode {
+        case 0:
+            if target > lastTick { convert(tick: target, rate: rate) }
+        case 1:
+            if let due = singleConversionTick, target >= due {
+                convert(tick: due, rate: rate)
+                singleConversionTick = nil
+                // After a single conversion the part returns to power-down.
+                registers[Int(R.magnetometerControl3)] |= 0x03
+            }
+        default:
+            break
+        }
+        lastTick = max(lastTick, target)
+    }
+
+    public func write(_ bytes: UnsafeRawBufferPointer) {
+        guard let first = bytes.first else { return }
+        pointer = first & 0x7F
+        autoIncrement = first & R.magnetometerAutoIncrement != 0
+        for byte in bytes.dropFirst() {
+            store(byte, at: pointer)
+            if autoIncrement { pointer = next(after: pointer) }
+        }
+    }
+
+    public func read(into buffer: UnsafeMutableRawBufferPointer) {
+        for i in 0..<buffer.count {
+            buffer[i] = load(pointer)
+            if autoIncrement { pointer = next(after: pointer) }
+        }
+    }
+
+    public func powerOnReset(at time: Double) {
+        lastTime = time
+        loadDefaults()
+        identityOverride = nil
+    }
+
+    public func overrideIdentity(_ value: UInt8?) {
+        identityOverride = value
+    }
+
+    private func next(after register: UInt8) -> UInt8 {
+        register == R.magnetometerZHigh ? R.magnetometerXLow : (register &+ 1) & 0x7F
+    }
+
+    // MARK: Registers
+
+    private func loadDefaults() {
+        registers = [UInt8](repeating: 0, count: 128)
+        for (register, value) in R.magnetometerDefaults { registers[Int(register)] = value }
+        pointer = 0
+        autoIncrement = false
+        singleConversionTick = nil
+        sample = [0, 0, 0]
+    }
+
+    private func load(_ register: UInt8) -> UInt8 {
+        switch register {
+        case R.magnetometerWhoAmI:
+            return identityOverride ?? registers[Int(register)]
+        case R.magnetometerXLow...R.magnetometerZHigh:
+            let offset = Int(register - R.magnetometerXLow)
+            let (low, high) = Raw.littleEndian(sample[offset / 2])
+            let bigEndian = registers[Int(R.magnetometerControl4)] & 0x02 != 0
+            if register == R.magnetometerZHigh { registers[Int(R.magnetometerStatus)] = 0 }
+            return (offset % 2 == 1) != bigEndian ? high : low
+        default:
+            return registers[Int(register)]
+        }
+    }
+
+    private func store(_ value: UInt8, at register: UInt8) {
+        guard R.magnetometerWritable.contains(register) else { return }
+        if register == R.magnetometerControl2 && value & 0x04 != 0 {
+            // §8.6 SOFT_RST: configuration and user registers back to defaults.
+            loadDefaults()
+            return
+        }
+        let rateBefore = sampleRateHz
+        registers[Int(register)] = register == R.magnetometerControl2 ? value & ~0x0C : value
+        if register == R.magnetometerControl3 && value & 0x03 == 0x01 {
+            singleConversionTick = Int64((lastTime * sampleRateHz).rounded(.down)) + 1
+        }
+        if sampleRateHz != rateBefore || register == R.magnetometerControl3 {
+            lastTick = Int64((lastTime * sampleRateHz).rounded(.down))
+        }
+    }
+
+    private func convert(tick: Int64, rate: Double) {
+        let truth = input(Double(tick) / rate)
+        let inOwnAxes = R.magnetometerAxesFromAccelGyroAxes * truth.magneticFieldMicrotesla
+        let measured = errors.magnetometer(inOwnAxes, tick: tick)
+        let scale = R.magnetometerFullScales[Int((registers[Int(R.magnetometerControl2)] >> 5) & 0x03)]
+        let lsbPerMicrotesla = 1 / (scale.milligaussPerLSB * R.microteslaPerMilligauss)
+        for axis in 0..<3 {
+            let base = Int(R.magnetometerOffsetXLow) + 2 * axis
+            let offset = Int16(bitPattern: UInt16(registers[base]) | UInt16(registers[base + 1]) << 8)
+            sample[axis] = Raw.int16(measured[axis] * lsbPerMicrotesla - Double(offset))
+        }
+        let status = R.magnetometerStatus
+        // Table 124: a set not yet read and overwritten → overrun bits too.
+        registers[Int(status)] = registers[Int(status)] & 0x08 != 0 ? 0xFF : 0x0F
+    }
+}

@@ -1,0 +1,86 @@
+import IMUGeometry
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+private let xAxis = Vector3(1, 0, 0), yAxis = Vector3(0, 1, 0), zAxis = Vector3(0, 0, 1)
+private func degrees(_ d: Double) -> Double { d * .pi / 180 }
+
+/// A scenario given by a closure (the moving ones below).
+public struct ClosureScenario: MotionScenario {
+    public let name: String
+    public let summary: String
+    let body: @Sendable (Double) -> MotionTruth
+
+    public init(name: String, summary: String, _ body: @escaping @Sendable (Double) -> MotionTruth) {
+        self.name = name
+        self.summary = summary
+        self.body = body
+    }
+
+    public func truth(at t: Double) -> MotionTruth { body(t) }
+}
+
+extension ClosureScenario {
+    /// Face up, waving a figure eight: yaw ±30° once and pitch ±15° twice every 4 s.
+    public static let figureEight = ClosureScenario(name: "figure-eight", summary: "face up, tracing a figure eight every 4 s") { t in
+        let w = 2 * Double.pi / 4
+        let yaw = degrees(30) * sin(w * t), pitch = degrees(15) * sin(2 * w * t)
+        return MotionTruth(attitude: Quaternion(axis: zAxis, angle: yaw) * Quaternion(axis: xAxis, angle: pitch))
+    }
+
+    /// Held upright and shaken side to side at 2.5 Hz, ±1.5 g, in 2 s bursts every 4 s.
+    public static let shake = ClosureScenario(name: "shake", summary: "upright, shaken side to side (2.5 Hz, ±1.5 g) 2 s on, 2 s off") { t in
+        let attitude = Pose.upright.attitude
+        let phase = t.truncatingRemainder(dividingBy: 4)
+        let side = phase >= 0 && phase < 2 ? 1.5 * sin(2 * .pi * 2.5 * t) : 0
+        return MotionTruth(attitude: attitude, userAccelerationG: attitude.rotate(Vector3(side, 0, 0)))
+    }
+
+    /// Face up on a table, tapped once a second: a 15 ms half-sine push of 3 g into the table.
+    public static let tap = ClosureScenario(name: "tap", summary: "face up, tapped once a second (15 ms, 3 g spikes)") { t in
+        let phase = t - t.rounded(.down)
+        let width = 0.015
+        let push = phase < width ? -3 * sin(.pi * phase / width) : 0
+        return MotionTruth(attitude: .identity, userAccelerationG: Vector3(0, 0, push))
+    }
+
+    /// Carried in front while walking: tilted 50° towards the face, a 2 Hz vertical bob of
+    /// ±0.25 g, heading wandering ±25° over 20 s.
+    public static let walk = ClosureScenario(name: "walk", summary: "held while walking: 2 Hz bob, slowly changing heading") { t in
+        let heading = degrees(25) * sin(2 * .pi * t / 20)
+        let attitude = Quaternion(axis: zAxis, angle: heading) * Quaternion(axis: xAxis, angle: degrees(50))
+        let bob = 0.25 * sin(2 * .pi * 2 * t)
+        let sway = 0.08 * sin(2 * .pi * 1 * t)
+        let forward = Quaternion(axis: zAxis, angle: heading).rotate(Vector3(sway, 0, 0))
+        return MotionTruth(attitude: attitude, userAccelerationG: forward + Vector3(0, 0, bob))
+    }
+
+    /// Face up and still while a magnet passes: up to 400 µT extra (pointing east), peaking
+    /// 5 s into every 10 s.
+    public static let magnet = ClosureScenario(name: "magnet", summary: "face up, a magnet approaching and leaving every 10 s (up to 400 µT)") { t in
+        let phase = t.truncatingRemainder(dividingBy: 10) - 5
+        let strength = 400 / (1 + (phase / 0.8) * (phase / 0.8))
+        return MotionTruth(attitude: .identity, extraMagneticFieldMicrotesla: Vector3(strength, 0, 0))
+    }
+
+    /// Face up, spinning counter-clockwise (seen from above) at 90 °/s.
+    public static let spin = ClosureScenario(name: "spin", summary: "face up, turning counter-clockwise at 90 °/s") { t in
+        MotionTruth(attitude: Quaternion(axis: zAxis, angle: degrees(90) * t))
+    }
+
+    /// Slow tilting around, for demos: ±25° pitch and roll on incommensurate periods, ±10° yaw.
+    public static let tilt = ClosureScenario(name: "tilt", summary: "slowly tilting around (±25° pitch and roll)") { t in
+        let yaw = degrees(10) * sin(2 * .pi * t / 30)
+        let pitch = degrees(25) * sin(2 * .pi * t / 9)
+        let roll = degrees(25) * sin(2 * .pi * t / 13)
+        return MotionTruth(
+            attitude: Quaternion(axis: zAxis, angle: yaw) * Quaternion(axis: xAxis, angle: pitch)
+                * Quaternion(axis: yAxis, angle: roll))
+    }
+}

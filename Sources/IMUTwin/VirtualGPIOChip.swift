@@ -1,0 +1,182 @@
+import IMUBus
+
+/// The twin's GPIO chip (label `sim-gpio`, 54 lines named GPIO0…GPIO53 like a BCM283x).
+/// Input lines on which a chip's interrupt pin is wired follow that pin's level and queue its
+/// edges with their virtual timestamps; output lines record every level they are set to (for
+/// relay and LED tests).
+public final class VirtualGPIOChip: GPIOChip, @unchecked Sendable {
+    public let name = "gpiochip-sim"
+    public let label = "sim-gpio"
+    public let lineCount = 54
+    let clock: any MonotonicClock
+    let lock: TwinLock
+    /// Brings the chips up to a time (the board's; called with the lock held).
+    var catchUp: (Double) -> Void = { _ in }
+
+    private var levels = [Bool](repeating: false, count: 54)
+    private var inputs: [Int: VirtualInputLine] = [:]
+    private var outputs: [Int: VirtualOutputLine] = [:]
+
+    /// The Raspberry Pi 40-pin header: physical pin → BCM GPIO line.
+    public static let raspberryPiHeader: [Int: Int] = [
+        3: 2, 5: 3, 7: 4, 8: 14, 10: 15, 11: 17, 12: 18, 13: 27, 15: 22, 16: 23, 18: 24, 19: 10,
+        21: 9, 22: 25, 23: 11, 24: 8, 26: 7, 27: 0, 28: 1, 29: 5, 31: 6, 32: 12, 33: 13, 35: 19,
+        36: 16, 37: 26, 38: 20, 40: 21,
+    ]
+
+    public init(clock: any MonotonicClock, lock: TwinLock = TwinLock()) {
+        self.clock = clock
+        self.lock = lock
+    }
+
+    /// Wires a chip's interrupt output to `line`: the line follows the pin from now on.
+    public func connect(_ pin: InterruptPin, toLine line: Int) {
+        lock.withLock {
+            levels[line] = pin.isHigh
+            pin.onChange = { [unowned self] high, time in self.lineChanged(line, high: high, at: time) }
+        }
+    }
+
+    /// Called with the lock held, by a chip's pin.
+    private func lineChanged(_ line: Int, high: Bool, at time: Double) {
+        levels[line] = high
+        inputs[line]?.record(GPIOEdgeEvent(kind: high ? .rising : .falling, line: line, timestamp: time))
+    }
+
+    /// The level of `line` now (chips caught up first).
+    public func level(of line: Int) -> Bool {
+        lock.withLock {
+            catchUp(clock.now)
+            return outputs[line]?.isHigh ?? levels[line]
+        }
+    }
+
+    /// Every level an output line was set to, with the virtual time, oldest first.
+    public func history(ofOutput line: Int) -> [(time: Double, high: Bool)] {
+        lock.withLock { outputs[line]?.history ?? [] }
+    }
+
+    // MARK: GPIOChip
+
+    public func lineOffset(named name: String) throws(GPIOError) -> Int {
+        let upper = name.uppercased()
+        if upper.hasPrefix("GPIO"), let n = Int(upper.dropFirst(4)), n >= 0, n < lineCount { return n }
+        throw GPIOError(.notFound, chip: label, detail: "no line named \(name)")
+    }
+
+    public func requestOutput(line: Int, consumer: String, initialHigh: Bool) throws(GPIOError) -> any GPIOOutputLine {
+        guard line >= 0, line < lineCount else { throw GPIOError(.invalidLine, chip: label, line: line) }
+        return try lock.withLock { () throws(GPIOError) -> VirtualOutputLine in
+            guard inputs[line] == nil, outputs[line] == nil else {
+                throw GPIOError(.busy, chip: label, line: line, detail: "requested already")
+            }
+            let output = VirtualOutputLine(offset: line, chip: self, initialHigh: initialHigh, time: clock.now)
+            outputs[line] = output
+            return output
+        }
+    }
+
+    public func requestInput(line: Int, consumer: String, edge: GPIOEdge, bias: GPIOBias) throws(GPIOError) -> any GPIOInputLine {
+        guard line >= 0, line < lineCount else { throw GPIOError(.invalidLine, chip: label, line: line) }
+        return try lock.withLock { () throws(GPIOError) -> VirtualInputLine in
+            guard inputs[line] == nil, outputs[line] == nil else {
+                throw GPIOError(.busy, chip: label, line: line, detail: "requested already")
+            }
+            let input = VirtualInputLine(offset: line, chip: self, edge: edge)
+            inputs[line] = input
+            return input
+        }
+    }
+
+    // MARK: Line support (lock held by callers in the line classes)
+
+    fileprivate func currentLevel(_ line: Int) -> Bool {
+        catchUp(clock.now)
+        return levels[line]
+    }
+}
+
+/// An input line of the virtual chip: the level of whatever drives it, and its edges.
+public final class VirtualInputLine: GPIOInputLine, @unchecked Sendable {
+    public let offset: Int
+    private unowned let chip: VirtualGPIOChip
+    private let edge: GPIOEdge
+    private var queue: [GPIOEdgeEvent] = []
+    /// Edges beyond this many unread are dropped, as the kernel's event buffer does.
+    static let queueLimit = 4096
+
+    init(offset: Int, chip: VirtualGPIOChip, edge: GPIOEdge) {
+        self.offset = offset
+        self.chip = chip
+        self.edge = edge
+    }
+
+    func record(_ event: GPIOEdgeEvent) {
+        switch (edge, event.kind) {
+        case (.both, _), (.rising, .rising), (.falling, .falling):
+            if queue.count < Self.queueLimit { queue.append(event) }
+        default:
+            break
+        }
+    }
+
+    public func read() throws(GPIOError) -> Bool {
+        chip.lock.withLock { chip.currentLevel(offset) }
+    }
+
+    /// Waits for the next edge. On a `VirtualClock` the wait advances virtual time in 1 ms
+    /// steps (so a test's timeout is virtual seconds); on a real clock it sleeps. With
+    /// `timeout == nil` it waits until an edge comes, however long that takes.
+    public func waitForEdge(timeout: Double?) throws(GPIOError) -> GPIOEdgeEvent? {
+        let start = chip.clock.now
+        while true {
+            let event: GPIOEdgeEvent? = chip.lock.withLock {
+                _ = chip.currentLevel(offset)
+                return queue.isEmpty ? nil : queue.removeFirst()
+            }
+            if let event { return event }
+            let elapsed = chip.clock.now - start
+            if let timeout, elapsed >= timeout { return nil }
+            let step = timeout.map { min(0.001, $0 - elapsed) } ?? 0.001
+            chip.clock.sleep(seconds: max(step, 1e-6))
+        }
+    }
+
+    /// Edges queued and not yet taken by `waitForEdge` (chips caught up first).
+    public func pendingEdges() -> [GPIOEdgeEvent] {
+        chip.lock.withLock {
+            _ = chip.currentLevel(offset)
+            return queue
+        }
+    }
+}
+
+/// An output line of the virtual chip: remembers its level history.
+public final class VirtualOutputLine: GPIOOutputLine, @unchecked Sendable {
+    public let offset: Int
+    private unowned let chip: VirtualGPIOChip
+    public private(set) var isHigh: Bool
+    private(set) var history: [(time: Double, high: Bool)]
+
+    init(offset: Int, chip: VirtualGPIOChip, initialHigh: Bool, time: Double) {
+        self.offset = offset
+        self.chip = chip
+        self.isHigh = initialHigh
+        self.history = [(time, initialHigh)]
+    }
+
+    public func set(high: Bool) throws(GPIOError) {
+        chip.lock.withLock {
+            isHigh = high
+            history.append((chip.clock.now, high))
+        }
+    }
+
+    /// Active for `milliseconds` of the clock's time (virtual time advances on a `VirtualClock`).
+    public func pulse(milliseconds: Int) throws(GPIOError) {
+        let before = isHigh
+        try set(high: !before)
+        chip.clock.sleep(seconds: Double(milliseconds) / 1000)
+        try set(high: before)
+    }
+}
