@@ -53,12 +53,17 @@ extension I2CBus {
         try readRegisters(address, register, into: buffer)
     }
 
-    /// Addresses in `range` that acknowledge, like `i2cdetect -y N` (0x08–0x77 by default,
-    /// skipping the reserved addresses).
+    /// Addresses in `range` where a device is, like `i2cdetect -y N` (0x08–0x77 by default,
+    /// skipping the reserved addresses). An address a kernel driver has claimed (i2cdetect's
+    /// `UU`) is listed too: there is a device, even if we may not talk to it.
     public func scan(_ range: ClosedRange<UInt8> = 0x08...0x77) throws(I2CError) -> [UInt8] {
         var found: [UInt8] = []
-        for address in range where try isPresent(address) {
-            found.append(address)
+        for address in range {
+            do {
+                if try isPresent(address) { found.append(address) }
+            } catch where error.kind == .busy {
+                found.append(address)
+            }
         }
         return found
     }

@@ -47,7 +47,9 @@ public struct I2CError: Error, Sendable, Equatable, CustomStringConvertible {
         case .timeout:
             return "the bus \(bus) timed out\(at)\(extra): a device may be holding the bus low; power-cycle the board or reseat the hat"
         case .busy:
-            return "the address\(at) on \(bus) is claimed by a kernel driver\(extra): unbind it (echo <bus>-00<addr> > /sys/bus/i2c/drivers/<driver>/unbind) or use the kernel's IIO device instead"
+            // The Linux bus names the driver and the unbind command in `detail` when it can.
+            let unbind = detail == nil ? ": unbind it (/sys/bus/i2c/devices/<bus>-00<addr>/driver/unbind)" : ""
+            return "the address\(at) on \(bus) is claimed by a kernel driver\(extra)\(unbind); or use the kernel's IIO device (/sys/bus/iio/devices) instead"
         case .permissionDenied:
             return "permission denied opening \(bus)\(extra): add yourself to the i2c group (sudo usermod -aG i2c $USER), then log out and in again"
         case .notFound:

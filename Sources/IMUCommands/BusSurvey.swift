@@ -1,6 +1,13 @@
 import IMUBus
 import IMUDrivers
 
+/// An address a kernel driver owns (i2cdetect's `UU`).
+public struct ClaimedAddress: Sendable, Equatable {
+    public var address: UInt8
+    /// The bus error's words: which driver, and how to unbind it.
+    public var message: String
+}
+
 /// An IMU chip found on a bus: the parts of an LSM9DS1 (accel/gyro + magnetometer) grouped.
 public struct FoundChip: Sendable, Equatable {
     public var model: ChipModel
@@ -25,18 +32,26 @@ public struct BusSurvey: Sendable, Equatable {
     public var chips: [FoundChip]
     /// Recognised parts without a driver here (an MPU-9250, an LSM6DSL, …).
     public var unsupported: [PartIdentity]
+    /// Addresses a kernel driver has claimed, with what the bus said about it (the driver's name
+    /// and how to unbind it).
+    public var claimed: [ClaimedAddress]
 
     /// Scans `bus` like `i2cdetect` and reads the identity register of every address an IMU
     /// may use.
     public static func survey(_ bus: any I2CBus, adapter: String? = nil) throws(I2CError) -> BusSurvey {
         let addresses = try bus.scan()
         var parts: [PartIdentity] = []
+        var claimed: [ClaimedAddress] = []
         for address in addresses {
-            if let part = try KnownParts.identify(on: bus, at: address) { parts.append(part) }
+            do {
+                if let part = try KnownParts.identify(on: bus, at: address) { parts.append(part) }
+            } catch where error.kind == .busy {
+                claimed.append(ClaimedAddress(address: address, message: error.description))
+            }
         }
         return BusSurvey(
             bus: bus.name, adapter: adapter, addresses: addresses,
-            chips: group(parts), unsupported: parts.filter { $0.model == nil })
+            chips: group(parts), unsupported: parts.filter { $0.model == nil }, claimed: claimed)
     }
 
     /// Pairs each LSM9DS1 accel/gyro part with a magnetometer part (0x6A with 0x1C and 0x6B with

@@ -4,8 +4,10 @@ import IMUGeometry
 /// Driver for the ST LSM9DS1: accelerometer + gyroscope (+ thermometer) at one address, a
 /// magnetometer at another.
 ///
-/// A sample set is two transactions: one burst over OUT_TEMP_L … OUT_Z_H_XL on the
-/// accel/gyro part, one 6-byte burst on the magnetometer (which updates at its own, slower rate).
+/// A sample set is two transactions: one burst over temperature, status, gyro and accel on the
+/// accel/gyro part (the chip's pointer skips from the gyro to the accel registers), one 6-byte
+/// burst on the magnetometer (which updates at its own, slower rate). A FIFO batch is two: the
+/// fill level, then every level in one burst.
 public final class LSM9DS1: IMUDriver {
     public let bus: any I2CBus
     public let address: UInt8
@@ -28,6 +30,8 @@ public final class LSM9DS1: IMUDriver {
     private var lastFIFOTimestamp: Double?
     /// The latest magnetometer reading, carried into FIFO samples (the FIFO holds no field).
     private var latestField: Vector3?
+    private let fifoBuffer = UnsafeMutableRawBufferPointer.allocate(
+        byteCount: LSM9DS1Registers.fifoCapacity * LSM9DS1Registers.fifoSlotLength, alignment: 8)
 
     public init(bus: any I2CBus, address: UInt8 = 0x6A, magnetometerAddress: UInt8 = 0x1C, clock: any MonotonicClock) {
         self.bus = bus
@@ -40,6 +44,8 @@ public final class LSM9DS1: IMUDriver {
             magnetometerScale: R.magnetometerScales[0], magnetometerRate: R.magnetometerRates[0])
         applyConversion()
     }
+
+    deinit { fifoBuffer.deallocate() }
 
     /// Checks both parts' WHO_AM_I.
     public func verifyIdentity() throws(IMUDriverError) {
@@ -88,6 +94,14 @@ public final class LSM9DS1: IMUDriver {
         lastFIFODrain = nil
         lastFIFOTimestamp = nil
         latestField = nil
+        waitForFirstSample()
+    }
+
+    /// Until the first conversion the output registers hold zeros, which must not pass for a
+    /// reading: wait two accel/gyro periods and one magnetometer period.
+    private func waitForFirstSample() {
+        let magnetometerPeriod = 1 / (configuration.magnetometerRate?.hertz ?? 80)
+        clock.sleep(seconds: max(2 / configuration.sampleRate.hertz, magnetometerPeriod + 0.005))
     }
 
     private func applyConversion() {
@@ -97,7 +111,7 @@ public final class LSM9DS1: IMUDriver {
     }
 
     public func readSample() throws(IMUDriverError) -> MotionSample {
-        var bytes: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)  // 32 bytes of stack for 25
+        var bytes: (UInt64, UInt64) = (0, 0)  // 16 bytes of stack for 15
         var sample = try withUnsafeMutableBytes(of: &bytes) { (raw) throws(IMUDriverError) -> MotionSample in
             let buffer = UnsafeMutableRawBufferPointer(rebasing: raw[0..<R.sampleSetLength])
             try bus.burst(address, R.temperatureLow, into: buffer)
@@ -159,12 +173,11 @@ public final class LSM9DS1: IMUDriver {
         lastFIFODrain = nil
     }
 
-    /// FIFO_SRC says how many slots are unread; each slot is then one burst over the gyro and
-    /// accel output registers (the FIFO advances when a slot has been read).
+    /// FIFO_SRC says how many levels are unread; one burst from OUT_X_L_G then reads them all
+    /// (the pointer wraps from the last accel register back to the gyro's, one level a turn).
     public func drainFIFO(into samples: inout [MotionSample]) throws(IMUDriverError) -> FIFOBatch {
         let source = try bus.read(address, R.fifoSource)
         let now = clock.now
-        var transactions = 1
         var dropped = 0
         let period = 1 / configuration.sampleRate.hertz
         let count = Int(source & R.fifoUnreadMask)
@@ -175,23 +188,21 @@ public final class LSM9DS1: IMUDriver {
             lastFIFOTimestamp = nil
         }
         lastFIFODrain = now
-        guard count > 0 else { return FIFOBatch(count: 0, dropped: dropped, transactions: transactions) }
+        guard count > 0 else { return FIFOBatch(count: 0, dropped: dropped, transactions: 1) }
 
+        let length = count * R.fifoSlotLength
+        let buffer = UnsafeMutableRawBufferPointer(rebasing: fifoBuffer[0..<length])
+        try bus.burst(address, R.gyroXLow, into: buffer)
         let timestamps = FIFOTimestamps(newest: now, count: count, period: period, previous: lastFIFOTimestamp)
-        var bytes: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes of stack for a 22-byte slot
         samples.reserveCapacity(samples.count + count)
+        let data = UnsafeRawBufferPointer(buffer)
         for i in 0..<count {
-            var sample = try withUnsafeMutableBytes(of: &bytes) { (raw) throws(IMUDriverError) -> MotionSample in
-                let buffer = UnsafeMutableRawBufferPointer(rebasing: raw[0..<R.fifoSlotLength])
-                try bus.burst(address, R.gyroXLow, into: buffer)
-                return decode(UnsafeRawBufferPointer(buffer), gyroAt: 0, accelAt: Int(R.accelXLow - R.gyroXLow), timestamp: timestamps[i])
-            }
+            var sample = decode(data, gyroAt: i * R.fifoSlotLength, accelAt: i * R.fifoSlotLength + 6, timestamp: timestamps[i])
             sample.magneticField = latestField
             samples.append(sample)
-            transactions += 1
         }
         lastFIFOTimestamp = timestamps[count - 1]
-        return FIFOBatch(count: count, dropped: dropped, transactions: transactions)
+        return FIFOBatch(count: count, dropped: dropped, transactions: 2)
     }
 
     // MARK: Interrupts and power
@@ -230,5 +241,6 @@ public final class LSM9DS1: IMUDriver {
         try bus.write(address, R.accelControl6, accelControl)
         try bus.write(address, R.gyroControl1, gyroControl)
         try bus.write(magnetometerAddress, R.magnetometerControl3, R.magnetometerContinuous)
+        waitForFirstSample()
     }
 }

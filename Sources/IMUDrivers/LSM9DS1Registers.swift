@@ -60,13 +60,17 @@ enum LSM9DS1Registers {
         FullScale(code: 1, range: 16, sensitivity: 0.000732),
     ]
 
-    /// One burst covers temperature, status, gyro and accel: OUT_TEMP_L (0x15) … OUT_Z_H_XL (0x2D).
-    static let sampleSetLength = Int(accelXLow) + 6 - Int(temperatureLow)
+    /// DS §3.3 (Figures 6 and 7, burst reads): with the gyro on, the address pointer jumps from
+    /// OUT_Z_H_G (0x1D) to OUT_X_L_XL (0x28) and wraps from OUT_Z_H_XL (0x2D) back to OUT_X_L_G
+    /// (0x18). So one burst from OUT_TEMP_L reads temperature, status, gyro and accel (15 bytes),
+    /// and one burst from OUT_X_L_G of 12·n bytes reads n FIFO levels (each level is used up when
+    /// OUT_Z_H_XL has been read).
+    static let sampleSetLength = 15
     static let temperatureOffset = 0
-    static let gyroOffset = Int(gyroXLow - temperatureLow)
-    static let accelOffset = Int(accelXLow - temperatureLow)
-    /// A FIFO slot is read as OUT_X_L_G (0x18) … OUT_Z_H_XL (0x2D) in one burst.
-    static let fifoSlotLength = Int(accelXLow) + 6 - Int(gyroXLow)
+    static let gyroOffset = 3
+    static let accelOffset = 9
+    /// One FIFO level: gyro x, y, z then accel x, y, z.
+    static let fifoSlotLength = 12
     static let fifoCapacity = 32
 
     /// DS Table 5: 16 LSB/°C, 0 LSB at 25 °C.

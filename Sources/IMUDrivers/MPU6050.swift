@@ -73,6 +73,13 @@ public final class MPU6050: IMUDriver {
         applyConversion()
         lastFIFODrain = nil
         lastFIFOTimestamp = nil
+        waitForFirstSample()
+    }
+
+    /// Until the first conversion the output registers hold zeros, which must not pass for a
+    /// reading: wait for the gyro to start (PS §6.1: 30 ms) and two sample periods.
+    private func waitForFirstSample() {
+        clock.sleep(seconds: 0.03 + 2 / configuration.sampleRate.hertz)
     }
 
     private func applyConversion() {
@@ -186,6 +193,7 @@ public final class MPU6050: IMUDriver {
             let threshold = min(255, max(1, Int((thresholdG / R.motionThresholdGPerLSB).rounded())))
             try bus.write(address, R.motionThreshold, UInt8(threshold))
             try bus.write(address, R.motionDuration, UInt8(min(255, max(1, durationMilliseconds))))
+            try bus.update(address, R.accelHighPass, to: R.accelHighPass5Hz)
             try bus.write(address, R.interruptEnable, enabled | R.interruptMotion)
         }
     }
@@ -206,5 +214,6 @@ public final class MPU6050: IMUDriver {
 
     public func wake() throws(IMUDriverError) {
         try bus.update(address, RegisterField(register: R.powerManagement1, mask: R.powerSleep), to: 0)
+        waitForFirstSample()
     }
 }

@@ -35,6 +35,10 @@ enum MPU6050Registers {
     static let interruptDataReady: UInt8 = 0x01     // INT_ENABLE/INT_STATUS DATA_RDY
 
     static let gyroFullScale = RegisterField(register: gyroConfig, mask: 0x18)
+    /// ACCEL_CONFIG ACCEL_HPF (bits 2:0, rev 3.2 of the map): the high-pass filter motion
+    /// detection compares against MOT_THR; 0 (reset) would never see motion. 1 = 5 Hz.
+    static let accelHighPass = RegisterField(register: accelConfig, mask: 0x07)
+    static let accelHighPass5Hz: UInt8 = 1
     static let accelFullScale = RegisterField(register: accelConfig, mask: 0x18)
     static let lowPassFilter = RegisterField(register: config, mask: 0x07)
 

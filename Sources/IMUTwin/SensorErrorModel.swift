@@ -50,7 +50,12 @@ public struct SensorErrorModel: Sendable, Equatable {
         name: "typical", noiseScale: 1, gyroBiasDegreesPerSecond: 3, accelBiasG: 0.04,
         scaleErrorFraction: 0.02, crossAxisFraction: 0.015, hardIronMicrotesla: 30, softIronFraction: 0.05)
 
-    public static let all: [SensorErrorModel] = [.perfect, .typical]
+    /// A calibrated chip: the datasheet's noise, no offsets, scale or alignment errors left.
+    public static let calibrated = SensorErrorModel(
+        name: "calibrated", noiseScale: 1, gyroBiasDegreesPerSecond: 0, accelBiasG: 0,
+        scaleErrorFraction: 0, crossAxisFraction: 0, hardIronMicrotesla: 0, softIronFraction: 0)
+
+    public static let all: [SensorErrorModel] = [.perfect, .calibrated, .typical]
 
     public static func named(_ name: String) -> SensorErrorModel? {
         all.first { $0.name == name.lowercased() }

@@ -15,9 +15,11 @@ import Testing
     @Test func decodesLittleEndianInCoreMotionSigns() throws {
         let chip = LSM9DS1(bus: bus, clock: clock)
         try chip.configure(IMUSettings(accelerometerRangeG: 2, gyroscopeRangeDegreesPerSecond: 245, sampleRateHz: 119, magnetometerRangeGauss: 4))
+        // A flat register file: the chip's pointer jump (OUT_Z_H_G → OUT_X_L_XL) is laid out by hand,
+        // the accel bytes straight after the gyro's.
         bus.set(0x6A, 0x15, littleEndian([32]))                      // 25 + 32/16 = 27 °C
         bus.set(0x6A, 0x18, littleEndian([0, 1000, 0]))              // 8.75 °/s about y
-        bus.set(0x6A, 0x28, littleEndian([16393, 0, 0]))             // specific force ≈ +1 g on x
+        bus.set(0x6A, 0x1E, littleEndian([16393, 0, 0]))             // specific force ≈ +1 g on x
         bus.set(0x1C, 0x28, littleEndian([1000, 2000, -3000]))       // 0.14 mgauss/LSB
         let sample = try chip.readSample()
         #expect(abs(sample.acceleration.x + 16393 * 0.000061) < 1e-12)

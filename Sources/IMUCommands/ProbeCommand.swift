@@ -1,0 +1,105 @@
+import ArgumentParser
+import Foundation
+import IMUBoards
+import IMUBus
+import IMUDrivers
+
+/// `imu probe`: which I²C buses there are, which chips answer on them, and the board profile
+/// that matches.
+struct ProbeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "probe",
+        abstract: "Find the I²C buses, the motion chips on them and the board profile that matches.",
+        discussion: """
+            Scans like i2cdetect (a one-byte read or a quick write per address), then reads the
+            identity register of every address an IMU may use.
+
+            Examples:
+              imu probe
+              imu probe --bus /dev/i2c-1 --json
+              imu probe --sim --json
+            """)
+
+    @Option(help: "Probe only this bus (default: every /dev/i2c-*).")
+    var bus: String?
+
+    @Flag(help: "Probe the simulated IMU board (the digital twin) instead of hardware.")
+    var sim = false
+
+    @Flag(help: "Print JSON for programs instead of text.")
+    var json = false
+
+    func run() throws {
+        let reports = try Hardware.survey(sim: sim, bus: bus)
+        if json {
+            print(ProbeReport.json(reports))
+        } else {
+            print(ProbeReport.text(reports), terminator: "")
+        }
+    }
+}
+
+/// One bus as `imu probe` reports it: the survey plus the board profiles it suggests.
+struct ProbedBus {
+    var survey: BusSurvey
+    /// Board profile names that match what was found, best first.
+    var boards: [String]
+    /// The computer this runs on, when known (`raspberry-pi-4`).
+    var computer: String?
+}
+
+enum ProbeReport {
+    static func text(_ buses: [ProbedBus]) -> String {
+        var text = ""
+        for probed in buses {
+            let s = probed.survey
+            text += s.bus + (s.adapter.map { " (\($0))" } ?? "") + ": "
+            text += s.addresses.isEmpty ? "no device answered\n" : s.addresses.map(hex).joined(separator: " ") + "\n"
+            for chip in s.chips {
+                var where_ = hex(chip.address)
+                if let m = chip.magnetometerAddress { where_ += " + magnetometer " + hex(m) }
+                text += "  \(chip.model.rawValue.padding(9)) at \(where_): \(chip.capabilities.joined(separator: ", "))\n"
+            }
+            for part in s.unsupported {
+                text += "  \(part.part.padding(9)) at \(hex(part.address)): recognised (WHO_AM_I \(hex(part.whoAmIValue))) but not supported by imu\n"
+            }
+            if !probed.boards.isEmpty {
+                text += "  board: " + probed.boards.joined(separator: " or ") + " (use --board \(probed.boards[0]))\n"
+            } else if !s.chips.isEmpty {
+                text += "  board: no profile matches; the chip is read with its axes as the device's\n"
+            }
+        }
+        if buses.isEmpty { text += "no I²C bus\n" }
+        return text
+    }
+
+    static func json(_ buses: [ProbedBus]) -> String {
+        let object: [String: Any] = [
+            "buses": buses.map { probed -> [String: Any] in
+                let s = probed.survey
+                var bus: [String: Any] = [
+                    "bus": s.bus,
+                    "addresses": s.addresses.map(hex),
+                    "chips": s.chips.map { chip -> [String: Any] in
+                        var c: [String: Any] = [
+                            "name": chip.model.rawValue,
+                            "address": hex(chip.address),
+                            "capabilities": chip.capabilities,
+                        ]
+                        if let m = chip.magnetometerAddress { c["magnetometerAddress"] = hex(m) }
+                        return c
+                    },
+                    "unsupported": s.unsupported.map { part -> [String: Any] in
+                        ["name": part.part, "address": hex(part.address), "whoAmI": hex(part.whoAmIValue)]
+                    },
+                    "boards": probed.boards,
+                ]
+                if let adapter = s.adapter { bus["adapter"] = adapter }
+                if let computer = probed.computer { bus["computer"] = computer }
+                return bus
+            }
+        ]
+        let data = try! JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
+        return String(decoding: data, as: UTF8.self)
+    }
+}

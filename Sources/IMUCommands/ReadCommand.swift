@@ -1,0 +1,83 @@
+import ArgumentParser
+import IMUBoards
+import IMUBus
+import IMUDrivers
+
+extension SampleFormat: ExpressibleByArgument {}
+
+/// `imu read`: the chip's readings in physical units, at a chosen rate.
+struct ReadCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "read",
+        abstract: "Print the IMU's readings in physical units (g, rad/s, µT, °C).",
+        discussion: """
+            Acceleration follows Core Motion: in g, gravity pointing down (lying face up reads z = -1).
+            Axes are the device's (x right, y top, z out of the component side), after the board's mounting.
+
+            Examples:
+              imu read --sim                         the simulated IMU, lying still face up
+              imu read --sim seed-sequence --count 60 --format csv > log.csv
+              imu read --board sense-hat --rate 50 --format jsonl
+            """)
+
+    @Flag(help: "Read the simulated IMU (the digital twin) instead of hardware.")
+    var sim = false
+
+    @Argument(help: "With --sim: the motion scenario to simulate (see --list-scenarios).")
+    var scenario: String?
+
+    @Flag(help: "List the --sim scenarios and exit.")
+    var listScenarios = false
+
+    @Option(help: "With --sim: how wrong the simulated sensors are: typical (uncalibrated), calibrated (noise only) or perfect.")
+    var errors: String = "typical"
+
+    @Option(help: "The board or hat profile (a name from Boards/, e.g. sense-hat, gy-521). Default: detected.")
+    var board: String?
+
+    @Option(help: "The I²C bus device to use (default: the board's, or the one where an IMU is found).")
+    var bus: String?
+
+    @Option(help: "Samples per second (the chip is set to its nearest rate).")
+    var rate: Double = 10
+
+    @Option(help: "Stop after this many samples (default: run until Ctrl-C).")
+    var count: Int?
+
+    @Option(help: "Output format: table, csv or jsonl.")
+    var format: SampleFormat = .table
+
+    @Flag(name: .customLong("virtual-time"), help: .hidden)
+    var virtualTime = false
+
+    func validate() throws {
+        if scenario != nil && !sim {
+            throw ValidationError("a scenario ('\(scenario!)') only makes sense with --sim")
+        }
+        if errors != "typical" && !sim {
+            throw ValidationError("--errors only makes sense with --sim")
+        }
+        guard rate.isFinite, rate >= 0.1, rate <= 1000 else {
+            throw ValidationError("--rate must be between 0.1 and 1000 samples per second, not \(rate)")
+        }
+        if let count, count < 1 {
+            throw ValidationError("--count must be at least 1, not \(count)")
+        }
+    }
+
+    func run() throws {
+        if listScenarios {
+            for (name, summary) in Hardware.scenarios { print(name.padding(20) + summary) }
+            return
+        }
+        let session = try Hardware.open(
+            sim: sim, scenario: scenario, errors: errors, board: board, bus: bus, virtualTime: virtualTime)
+        try SampleReader(session: session, rate: rate, count: count, format: format).run()
+    }
+}
+
+extension String {
+    func padding(_ width: Int) -> String {
+        count >= width ? self + " " : self + String(repeating: " ", count: width - count)
+    }
+}
