@@ -221,6 +221,7 @@ public final class LSM9DS1: IMUDriver {
             }
             let samples = Int((Double(durationMilliseconds) / 1000 * configuration.sampleRate.hertz).rounded())
             try bus.write(address, R.interruptDurationAccel, samples > 0 ? 0x80 | UInt8(min(127, samples)) : 0)
+            try bus.write(address, R.accelControl7, R.accelHighPassForInterrupt)
             try bus.write(address, R.interruptGeneratorConfigAccel, R.interruptHighOnAnyAxis)
             try bus.write(address, R.int1Control, routed | R.int1InterruptGeneratorAccel)
         }
@@ -229,6 +230,7 @@ public final class LSM9DS1: IMUDriver {
     public func disableInterrupts() throws(IMUDriverError) {
         try bus.write(address, R.int1Control, 0)
         try bus.write(address, R.interruptGeneratorConfigAccel, 0)
+        try bus.write(address, R.accelControl7, 0)
     }
 
     public func sleep() throws(IMUDriverError) {

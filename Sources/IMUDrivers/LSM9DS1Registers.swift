@@ -11,6 +11,7 @@ enum LSM9DS1Registers {
     static let gyroXLow: UInt8 = 0x18                        // OUT_X_L_G … OUT_Z_H_G (DS §7.20)
     static let control4: UInt8 = 0x1E                        // CTRL_REG4: LIR_XL1 bit 1 (DS §7.21)
     static let accelControl6: UInt8 = 0x20                   // CTRL_REG6_XL: ODR_XL 7:5, FS_XL 4:3 (DS §7.24)
+    static let accelControl7: UInt8 = 0x21                   // CTRL_REG7_XL: HR, DCF 6:5, FDS, HPIS1 (DS §7.25)
     static let control8: UInt8 = 0x22                        // CTRL_REG8: BOOT, BDU, IF_ADD_INC, SW_RESET (DS §7.26)
     static let control9: UInt8 = 0x23                        // CTRL_REG9: FIFO_EN bit 1 (DS §7.27)
     static let interruptSourceAccel: UInt8 = 0x26            // INT_GEN_SRC_XL (DS §7.29)
@@ -31,6 +32,9 @@ enum LSM9DS1Registers {
     static let fifoUnreadMask: UInt8 = 0x3F
     static let int1DataReadyAccel: UInt8 = 0x01
     static let int1InterruptGeneratorAccel: UInt8 = 0x40
+    /// CTRL_REG7_XL: HPIS1 (the interrupt generator sees high-passed acceleration, so gravity
+    /// does not count as motion), DCF = 00 (cutoff ODR/50, DS Table 71).
+    static let accelHighPassForInterrupt: UInt8 = 0x01
     /// INT_GEN_CFG_XL: OR of high events on X, Y and Z.
     static let interruptHighOnAnyAxis: UInt8 = 0x2A
 

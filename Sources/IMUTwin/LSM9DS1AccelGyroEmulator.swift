@@ -34,6 +34,9 @@ public final class LSM9DS1AccelGyroEmulator: I2CTarget {
     private var interruptActive = false
     private var interruptEvents: UInt8 = 0
     private var samplesOverThreshold = 0
+    /// The interrupt generator's high-pass filter state (HPIS1), in LSB.
+    private var highPassed = Vector3.zero
+    private var previousAccel: Vector3?
 
     private static let maximumCatchUpSamples: Int64 = 256
 
@@ -141,6 +144,8 @@ public final class LSM9DS1AccelGyroEmulator: I2CTarget {
         interruptActive = false
         interruptEvents = 0
         samplesOverThreshold = 0
+        highPassed = .zero
+        previousAccel = nil
         interruptPin.drive(high: false, at: lastTime)
     }
 
@@ -269,10 +274,11 @@ public final class LSM9DS1AccelGyroEmulator: I2CTarget {
             if registers[Int(R.control4)] & 0x02 == 0 { interruptActive = false }
             return
         }
+        let seen = interruptInput()
         var events: UInt8 = 0
         for axis in 0..<3 {
             let threshold = Int(registers[Int(R.interruptThresholdXL) + axis]) * R.accelThresholdLSBPerStep
-            let magnitude = abs(Int(latest.accel[axis]))
+            let magnitude = Int(abs(seen[axis]).rounded())
             if magnitude > threshold { events |= 0x02 << (2 * axis) }
             if magnitude < threshold { events |= 0x01 << (2 * axis) }
         }
@@ -288,6 +294,25 @@ public final class LSM9DS1AccelGyroEmulator: I2CTarget {
         } else if !latched {
             interruptActive = false
         }
+    }
+
+    /// What the interrupt generator compares: the output, or with HPIS1 (§7.25) the output
+    /// through a first-order high-pass at ODR / divisor (DCF, Table 71), which takes gravity out.
+    private func interruptInput() -> Vector3 {
+        let accel = Vector3(Double(latest.accel[0]), Double(latest.accel[1]), Double(latest.accel[2]))
+        let control7 = registers[Int(R.control7XL)]
+        guard control7 & R.highPassForInterrupt != 0, let previous = previousAccel else {
+            previousAccel = accel
+            if control7 & R.highPassForInterrupt != 0 { return .zero }
+            return accel
+        }
+        previousAccel = accel
+        let rate = max(sampleRateHz, 1)
+        let cutoff = rate / R.highPassCutoffDivisors[Int((control7 >> 5) & 0x03)]
+        let rc = 1 / (2 * .pi * cutoff)
+        let alpha = rc / (rc + 1 / rate)
+        highPassed = alpha * (highPassed + accel - previous)
+        return highPassed
     }
 
     /// INT1_A/G: the OR of the sources INT1_CTRL routes to it, at the H_LACTIVE polarity.

@@ -16,6 +16,7 @@ public enum LSM9DS1Registers {
     public static let gyroZHigh: UInt8 = 0x1D
     public static let control4: UInt8 = 0x1E                          // §7.22 CTRL_REG4 (LIR_XL1 bit 1)
     public static let control6XL: UInt8 = 0x20                        // §7.24 CTRL_REG6_XL (ODR_XL 7:5, FS_XL 4:3)
+    public static let control7XL: UInt8 = 0x21                        // §7.25 CTRL_REG7_XL (DCF 6:5, HPIS1 bit 0)
     public static let control8: UInt8 = 0x22                          // §7.26 CTRL_REG8
     public static let control9: UInt8 = 0x23                          // §7.27 CTRL_REG9 (FIFO_EN bit 1, STOP_ON_FTH bit 0)
     public static let interruptSourceXL: UInt8 = 0x26                 // §7.29 INT_GEN_SRC_XL
@@ -65,6 +66,10 @@ public enum LSM9DS1Registers {
     /// output (threshold = THS × 128 LSB, i.e. full scale / 256 per step), as ST's sibling parts
     /// document; compared with the absolute value of each axis.
     public static let accelThresholdLSBPerStep = 128
+    /// §7.25 Table 71: the high-pass cutoff for the interrupt generator is ODR / this, by DCF[1:0].
+    public static let highPassCutoffDivisors: [Double] = [50, 100, 9, 400]
+    /// CTRL_REG7_XL HPIS1: the interrupt generator sees high-pass filtered acceleration.
+    public static let highPassForInterrupt: UInt8 = 0x01
 
     // MARK: Magnetometer (Table 22, §8)
     public static let magnetometerWhoAmI: UInt8 = 0x0F   // §8.4, reads 0x3D

@@ -1,0 +1,212 @@
+import IMUBoards
+import IMUBus
+import IMUGeometry
+import IMUTwin
+import Testing
+@testable import IMUDrivers
+
+/// The drivers against the twin's register emulation: what the datasheets promise, end to end
+/// from the chip's registers to Core Motion units.
+@Suite struct DriversOnTwinTests {
+    static let chips: [ChipModel] = [.mpu6050, .lsm9ds1]
+
+    func board(_ chip: ChipModel, _ scenario: any MotionScenario = PoseScenario(.faceUp), errors: SensorErrorModel = .calibrated)
+        -> (VirtualBoard, any IMUDriver, VirtualClock)
+    {
+        let clock = VirtualClock()
+        let board = VirtualBoard(chip: chip, scenario: scenario, errors: errors, seed: 7, clock: clock)
+        return (board, board.profile.imus[0].makeDriver(bus: board.bus, clock: clock), clock)
+    }
+
+    func meanAcceleration(_ driver: any IMUDriver, _ clock: VirtualClock, samples: Int = 20) throws -> Vector3 {
+        var sum = Vector3.zero
+        for _ in 0..<samples {
+            sum += try driver.readSample().acceleration
+            clock.advance(by: 1 / driver.configuration.sampleRate.hertz)
+        }
+        return sum / Double(samples)
+    }
+
+    /// The seeds' readings (Core Motion's documentation): held upright y = −1 g; turned 90°
+    /// clockwise x = +1; upside down y = +1; 90° more x = −1; on its back z = −1; face down z = +1.
+    @Test(arguments: chips)
+    func seedReadings(_ chip: ChipModel) throws {
+        let expected: [(Pose, Vector3)] = [
+            (.upright, Vector3(0, -1, 0)), (.landscapeRight, Vector3(1, 0, 0)), (.upsideDown, Vector3(0, 1, 0)),
+            (.landscapeLeft, Vector3(-1, 0, 0)), (.faceUp, Vector3(0, 0, -1)), (.faceDown, Vector3(0, 0, 1)),
+        ]
+        for (pose, gravity) in expected {
+            let (_, driver, clock) = board(chip, PoseScenario(pose))
+            try driver.configure(IMUSettings(sampleRateHz: 100))
+            let mean = try meanAcceleration(driver, clock)
+            for axis in 0..<3 {
+                #expect(abs(mean[axis] - gravity[axis]) < 0.03, "\(chip.rawValue) \(pose): \(mean), expected \(gravity)")
+            }
+        }
+    }
+
+    @Test func oneTransactionPerMPU6050SampleSet() throws {
+        let (board, driver, clock) = board(.mpu6050)
+        try driver.configure(IMUSettings(sampleRateHz: 100))
+        board.bus.resetTransactionCounts()
+        for _ in 0..<100 {
+            _ = try driver.readSample()
+            clock.advance(by: 0.01)
+        }
+        #expect(board.bus.transactionCount == 100)
+    }
+
+    @Test func twoTransactionsPerLSM9DS1SampleSet() throws {
+        let (board, driver, clock) = board(.lsm9ds1)
+        try driver.configure(IMUSettings(sampleRateHz: 119))
+        board.bus.resetTransactionCounts()
+        for _ in 0..<100 {
+            let sample = try driver.readSample()
+            #expect(sample.magneticField != nil && sample.temperature != nil)
+            clock.advance(by: 1 / 119.0)
+        }
+        #expect(board.bus.transactionCount == 200)
+    }
+
+    /// At 1 kHz through the FIFO: no sample lost, at most one transaction per ten samples.
+    @Test func mpu6050FIFOAt1kHzLosesNothingAndBatchesTheBus() throws {
+        let (board, driver, clock) = board(.mpu6050)
+        try driver.configure(IMUSettings(sampleRateHz: 1000))
+        try driver.startFIFO()
+        board.bus.resetTransactionCounts()
+        var samples: [MotionSample] = []
+        var dropped = 0
+        for _ in 0..<50 {  // one second, drained every 20 ms
+            clock.advance(by: 0.02)
+            dropped += try driver.drainFIFO(into: &samples).dropped
+        }
+        #expect(dropped == 0)
+        #expect(abs(samples.count - 1000) <= 1)
+        #expect(board.bus.transactionCount * 10 <= samples.count, "\(board.bus.transactionCount) transactions for \(samples.count) samples")
+        for (a, b) in zip(samples, samples.dropFirst()) {
+            #expect(abs(b.timestamp - a.timestamp - 0.001) < 1e-9)
+        }
+        let mean = samples.reduce(Vector3.zero) { $0 + $1.acceleration } / Double(samples.count)
+        #expect((mean - Vector3(0, 0, -1)).length < 0.01)
+    }
+
+    @Test func lsm9ds1FIFOReadsEveryLevelInOneBurst() throws {
+        let (board, driver, clock) = board(.lsm9ds1)
+        try driver.configure(IMUSettings(sampleRateHz: 952))
+        try driver.startFIFO()
+        board.bus.resetTransactionCounts()
+        var samples: [MotionSample] = []
+        var batches = 0
+        for _ in 0..<50 {  // one second, drained every 20 ms (19 of the 32 levels)
+            clock.advance(by: 0.02)
+            let batch = try driver.drainFIFO(into: &samples)
+            #expect(batch.dropped == 0)
+            #expect(batch.transactions == 2)
+            batches += 1
+        }
+        #expect(abs(samples.count - 952) <= 1)
+        #expect(board.bus.transactionCount == 2 * batches)
+        let mean = samples.reduce(Vector3.zero) { $0 + $1.acceleration } / Double(samples.count)
+        #expect((mean - Vector3(0, 0, -1)).length < 0.01)
+    }
+
+    @Test(arguments: chips)
+    func anOverflowedFIFOReportsWhatWasLostAndRecovers(_ chip: ChipModel) throws {
+        let (_, driver, clock) = board(chip)
+        try driver.configure(IMUSettings(sampleRateHz: chip == .mpu6050 ? 1000 : 952))
+        try driver.startFIFO()
+        var samples: [MotionSample] = []
+        clock.advance(by: 0.5)  // far more than the FIFO holds
+        let overflowed = try driver.drainFIFO(into: &samples)
+        #expect(overflowed.dropped > 400)
+        // What came out (if anything) is whole samples of a face-up device, never shifted bytes.
+        for sample in samples { #expect((sample.acceleration - Vector3(0, 0, -1)).length < 0.05) }
+        samples.removeAll()
+        clock.advance(by: 0.02)
+        let next = try driver.drainFIFO(into: &samples)
+        #expect(next.dropped == 0)
+        #expect(samples.count >= 15)
+        for sample in samples { #expect((sample.acceleration - Vector3(0, 0, -1)).length < 0.05) }
+    }
+
+    @Test(arguments: chips)
+    func asleepTheChipStopsMeasuring(_ chip: ChipModel) throws {
+        let (_, driver, clock) = board(chip, MotionScenarios.named("spin")!)
+        try driver.configure(IMUSettings(sampleRateHz: 100))
+        try driver.sleep()
+        let first = try driver.readSample()
+        clock.advance(by: 0.5)
+        let later = try driver.readSample()
+        #expect(first.rotationRate == later.rotationRate && first.acceleration == later.acceleration)
+        try driver.wake()
+        clock.advance(by: 0.05)
+        let awake = try driver.readSample()
+        #expect(abs(awake.rotationRate.z) > 0.1, "spinning about z once awake: \(awake.rotationRate)")
+    }
+
+    @Test(arguments: chips)
+    func dataReadyRaisesTheInterruptLine(_ chip: ChipModel) throws {
+        let (board, driver, clock) = board(chip)
+        try driver.configure(IMUSettings(sampleRateHz: 100))
+        let line = try #require(board.interruptLines[board.profile.imus[0].address])
+        #expect(!board.gpio.level(of: line))
+        try driver.enableInterrupt(.dataReady)
+        clock.advance(by: 0.02)
+        #expect(board.gpio.level(of: line))
+    }
+
+    @Test(arguments: chips)
+    func aShakeRaisesTheMotionInterruptAndStillnessDoesNot(_ chip: ChipModel) throws {
+        for (scenario, expectMotion) in [("still", false), ("shake", true)] {
+            let (board, driver, clock) = board(chip, MotionScenarios.named(scenario)!)
+            try driver.configure(IMUSettings(accelerometerRangeG: 4, sampleRateHz: 100))
+            let line = try #require(board.interruptLines[board.profile.imus[0].address])
+            try driver.enableInterrupt(.motion(thresholdG: 0.5, durationMilliseconds: 10))
+            var seen = false
+            for _ in 0..<200 {
+                clock.advance(by: 0.01)
+                seen = seen || board.gpio.level(of: line)
+            }
+            #expect(seen == expectMotion, "\(chip.rawValue) \(scenario)")
+        }
+    }
+
+    @Test func anMPU9250IsNamedNotMisread() throws {
+        let clock = VirtualClock()
+        let board = VirtualBoard(chip: .mpu6050, clock: clock, whoAmI: 0x71)
+        let driver = MPU6050(bus: board.bus, clock: clock)
+        #expect {
+            try driver.configure(IMUSettings())
+        } throws: { error in
+            "\(error)".contains("MPU-9250") && "\(error)".contains("read 0x71")
+        }
+    }
+
+    /// The magnetometer's axes (not those of the accel/gyro part) are turned into the chip's
+    /// accel/gyro axes by the driver: with a perfect twin, the field read is the field there.
+    @Test(arguments: [Pose.faceUp, .upright, .landscapeLeft, .onBack])
+    func theMagneticFieldComesOutInTheAccelGyroAxes(_ pose: Pose) throws {
+        let (board, driver, clock) = board(.lsm9ds1, PoseScenario(pose), errors: .perfect)
+        try driver.configure(IMUSettings(sampleRateHz: 119, magnetometerRangeGauss: 4))
+        clock.advance(by: 0.1)
+        let field = try #require(try driver.readSample().magneticField)
+        let truth = board.deviceTruthNow.magneticFieldMicrotesla
+        #expect((field - truth).length < 0.1, "read \(field), truth \(truth)")
+    }
+
+    /// A board whose chip is turned (the sim board's LSM9DS1: x and y reversed): after the
+    /// mounting, the device axes read the device's truth.
+    @Test func theMountingTurnsChipAxesIntoDeviceAxes() throws {
+        let clock = VirtualClock()
+        let placement = IMUPlacement(chip: .lsm9ds1, address: 0x6A, magnetometerAddress: 0x1C, mounting: AxisRotation(["-x", "-y", "+z"])!)
+        let profile = BoardProfile(name: "turned", title: "turned", kind: .hat, imus: [placement])
+        let board = VirtualBoard(profile: profile, scenario: PoseScenario(.landscapeRight), errors: .perfect, clock: clock)
+        let driver = placement.makeDriver(bus: board.bus, clock: clock)
+        try driver.configure(IMUSettings(sampleRateHz: 119))
+        let chipSample = try driver.readSample()
+        let device = placement.deviceSample(chipSample)
+        #expect((chipSample.acceleration - Vector3(-1, 0, 0)).length < 0.001)
+        #expect((device.acceleration - Vector3(1, 0, 0)).length < 0.001)
+        #expect((try #require(device.magneticField) - board.deviceTruthNow.magneticFieldMicrotesla).length < 0.1)
+    }
+}
