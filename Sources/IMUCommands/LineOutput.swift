@@ -24,7 +24,11 @@ struct LineOutput {
         var offset = 0
         while offset < buffer.count {
             let written = buffer[offset...].withUnsafeBytes { Foundation.write(STDOUT_FILENO, $0.baseAddress, $0.count) }
-            if written <= 0 { break }  // a closed pipe: nothing more to say
+            if written <= 0 {
+                // The reader has gone (EPIPE) or the disk is full: nothing more can be said.
+                StopSignal.request()
+                break
+            }
             offset += written
         }
         buffer.removeAll(keepingCapacity: true)
