@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Sets up a fresh Debian 12 machine (with Swift installed) and runs every test the project has:
-# the Swift tests, the libgpiod 2.x build check. Exits non-zero when any of them fails.
+# the Swift tests and the libgpiod 2.x build check. Exits non-zero when any of them fails, and
+# ends with one summary line.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -10,9 +11,16 @@ echo "== swift build"
 swift build --build-tests
 
 echo "== swift test"
+mkdir -p .build
+set +e
 swift test --skip-build 2>&1 | tee .build/swift-test.log
-# swift test's own exit code is what counts; tee must not hide it.
-test "${PIPESTATUS[0]}" -eq 0
+status=${PIPESTATUS[0]}
+set -e
+[ "$status" -eq 0 ] || { echo "swift test failed (exit $status)"; exit "$status"; }
+swift_tests=$(sed -n 's/.*Test run with \([0-9]*\) tests\{0,1\} .* passed.*/\1/p' .build/swift-test.log | tail -n 1)
+[ -n "$swift_tests" ] || { echo "swift test ran no Swift Testing tests"; exit 1; }
 
 echo "== libgpiod 2.x build check"
 bash Scripts/check-libgpiod-v2.sh
+
+echo "summary: $((swift_tests + 1)) passed, 0 failed"
