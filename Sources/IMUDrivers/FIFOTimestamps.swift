@@ -22,3 +22,37 @@ struct FIFOTimestamps {
     @inline(__always)
     subscript(index: Int) -> Double { first + Double(index) * period }
 }
+
+/// What a driver remembers between FIFO drains: when it last drained (to count what an
+/// overflow lost) and the last sample's timestamp (to continue the next batch from it).
+struct FIFOBookkeeping {
+    private var lastDrain: Double?
+    private var lastTimestamp: Double?
+
+    /// The FIFO was (re)started empty at `now`.
+    mutating func start(at now: Double?) {
+        lastDrain = now
+        lastTimestamp = nil
+    }
+
+    /// An overflow was found at `now`: the samples produced since the last drain, less the
+    /// `kept` ones still in the FIFO, were lost; the timestamp chain is broken.
+    mutating func overflowed(at now: Double, period: Double, kept: Int) -> Int {
+        let produced = lastDrain.map { Int(((now - $0) / period).rounded()) } ?? 0
+        lastDrain = now
+        lastTimestamp = nil
+        return max(0, produced - kept)
+    }
+
+    /// Timestamps for `count` samples drained at `now` (count > 0).
+    mutating func drained(_ count: Int, at now: Double, period: Double) -> FIFOTimestamps {
+        let timestamps = FIFOTimestamps(newest: now, count: count, period: period, previous: lastTimestamp)
+        lastDrain = now
+        lastTimestamp = timestamps[count - 1]
+        return timestamps
+    }
+
+    mutating func drainedNothing(at now: Double) {
+        lastDrain = now
+    }
+}

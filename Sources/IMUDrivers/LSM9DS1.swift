@@ -26,8 +26,7 @@ public final class LSM9DS1: IMUDriver {
     /// CTRL_REG1_G and CTRL_REG6_XL as configured, to restore them after `sleep()`.
     private var gyroControl: UInt8 = 0
     private var accelControl: UInt8 = 0
-    private var lastFIFODrain: Double?
-    private var lastFIFOTimestamp: Double?
+    private var fifo = FIFOBookkeeping()
     /// The latest magnetometer reading, carried into FIFO samples (the FIFO holds no field).
     private var latestField: Vector3?
     private let fifoBuffer = UnsafeMutableRawBufferPointer.allocate(
@@ -91,8 +90,7 @@ public final class LSM9DS1: IMUDriver {
             accelerometerScale: accel, gyroscopeScale: gyro, sampleRate: rate, lowPassBandwidthHz: nil,
             magnetometerScale: fieldScale, magnetometerRate: fieldRate)
         applyConversion()
-        lastFIFODrain = nil
-        lastFIFOTimestamp = nil
+        fifo.start(at: nil)
         latestField = nil
         waitForFirstSample()
     }
@@ -163,14 +161,13 @@ public final class LSM9DS1: IMUDriver {
         try bus.write(address, R.fifoControl, R.fifoModeBypass)
         try bus.write(address, R.control9, R.control9FIFOEnable)
         try bus.write(address, R.fifoControl, R.fifoModeContinuous)
-        lastFIFODrain = clock.now
-        lastFIFOTimestamp = nil
+        fifo.start(at: clock.now)
     }
 
     public func stopFIFO() throws(IMUDriverError) {
         try bus.write(address, R.fifoControl, R.fifoModeBypass)
         try bus.write(address, R.control9, 0)
-        lastFIFODrain = nil
+        fifo.start(at: nil)
     }
 
     /// FIFO_SRC says how many levels are unread; one burst from OUT_X_L_G then reads them all
@@ -178,22 +175,19 @@ public final class LSM9DS1: IMUDriver {
     public func drainFIFO(into samples: inout [MotionSample]) throws(IMUDriverError) -> FIFOBatch {
         let source = try bus.read(address, R.fifoSource)
         let now = clock.now
-        var dropped = 0
         let period = 1 / configuration.sampleRate.hertz
         let count = Int(source & R.fifoUnreadMask)
-        if source & R.fifoOverrun != 0 {
-            // Continuous mode kept the newest 32; everything older since the last drain is gone.
-            let elapsed = lastFIFODrain.map { now - $0 } ?? 0
-            dropped = max(0, Int((elapsed / period).rounded()) - count)
-            lastFIFOTimestamp = nil
+        // Continuous mode keeps the newest 32 (DS §3.5.3); everything older since the last drain is gone.
+        let dropped = source & R.fifoOverrun != 0 ? fifo.overflowed(at: now, period: period, kept: count) : 0
+        guard count > 0 else {
+            fifo.drainedNothing(at: now)
+            return FIFOBatch(count: 0, dropped: dropped, transactions: 1)
         }
-        lastFIFODrain = now
-        guard count > 0 else { return FIFOBatch(count: 0, dropped: dropped, transactions: 1) }
 
         let length = count * R.fifoSlotLength
         let buffer = UnsafeMutableRawBufferPointer(rebasing: fifoBuffer[0..<length])
         try bus.burst(address, R.gyroXLow, into: buffer)
-        let timestamps = FIFOTimestamps(newest: now, count: count, period: period, previous: lastFIFOTimestamp)
+        let timestamps = fifo.drained(count, at: now, period: period)
         samples.reserveCapacity(samples.count + count)
         let data = UnsafeRawBufferPointer(buffer)
         for i in 0..<count {
@@ -201,7 +195,6 @@ public final class LSM9DS1: IMUDriver {
             sample.magneticField = latestField
             samples.append(sample)
         }
-        lastFIFOTimestamp = timestamps[count - 1]
         return FIFOBatch(count: count, dropped: dropped, transactions: 2)
     }
 

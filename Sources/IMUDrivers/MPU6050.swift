@@ -20,8 +20,7 @@ public final class MPU6050: IMUDriver {
     /// Conversion factors precomputed from the configuration, so decoding is multiplies only.
     private var accelGPerLSB = 0.0
     private var gyroRadiansPerSecondPerLSB = 0.0
-    private var lastFIFODrain: Double?
-    private var lastFIFOTimestamp: Double?
+    private var fifo = FIFOBookkeeping()
     /// FIFO bytes, kept between drains so the per-sample path does not allocate.
     private let fifoBuffer = UnsafeMutableRawBufferPointer.allocate(
         byteCount: MPU6050Registers.fifoCapacityBytes, alignment: 8)
@@ -71,8 +70,7 @@ public final class MPU6050: IMUDriver {
             accelerometerScale: accel, gyroscopeScale: gyro, sampleRate: rate,
             lowPassBandwidthHz: filter.gyroHz)
         applyConversion()
-        lastFIFODrain = nil
-        lastFIFOTimestamp = nil
+        fifo.start(at: nil)
         waitForFirstSample()
     }
 
@@ -123,14 +121,13 @@ public final class MPU6050: IMUDriver {
         try bus.write(address, R.fifoEnable, R.fifoAccelAndGyro)
         try bus.write(address, R.userControl, R.userFIFOReset)
         try bus.write(address, R.userControl, R.userFIFOEnable)
-        lastFIFODrain = clock.now
-        lastFIFOTimestamp = nil
+        fifo.start(at: clock.now)
     }
 
     public func stopFIFO() throws(IMUDriverError) {
         try bus.write(address, R.fifoEnable, 0)
         try bus.write(address, R.userControl, R.userFIFOReset)
-        lastFIFODrain = nil
+        fifo.start(at: nil)
     }
 
     public func drainFIFO(into samples: inout [MotionSample]) throws(IMUDriverError) -> FIFOBatch {
@@ -151,17 +148,16 @@ public final class MPU6050: IMUDriver {
             if status & R.interruptFIFOOverflow != 0 || byteCount >= R.fifoCapacityBytes {
                 try bus.write(address, R.userControl, R.userFIFOEnable | R.userFIFOReset)
                 transactions += 1
-                let elapsed = lastFIFODrain.map { now - $0 } ?? 0
-                lastFIFODrain = now
-                lastFIFOTimestamp = nil
-                let lost = max(Int((elapsed / period).rounded()), R.fifoCapacityBytes / R.fifoSampleLength)
-                return FIFOBatch(count: 0, dropped: lost, transactions: transactions)
+                let lost = fifo.overflowed(at: now, period: period, kept: 0)
+                return FIFOBatch(count: 0, dropped: max(lost, R.fifoCapacityBytes / R.fifoSampleLength), transactions: transactions)
             }
         }
 
         let count = byteCount / R.fifoSampleLength
-        lastFIFODrain = now
-        guard count > 0 else { return FIFOBatch(count: 0, dropped: 0, transactions: transactions) }
+        guard count > 0 else {
+            fifo.drainedNothing(at: now)
+            return FIFOBatch(count: 0, dropped: 0, transactions: transactions)
+        }
         let length = count * R.fifoSampleLength
         do {
             try bus.readFIFO(address, port: R.fifoReadWrite, into: UnsafeMutableRawBufferPointer(rebasing: fifoBuffer[0..<length]))
@@ -170,14 +166,13 @@ public final class MPU6050: IMUDriver {
         }
         transactions += 1
 
-        let timestamps = FIFOTimestamps(newest: now, count: count, period: period, previous: lastFIFOTimestamp)
+        let timestamps = fifo.drained(count, at: now, period: period)
         samples.reserveCapacity(samples.count + count)
         let data = UnsafeRawBufferPointer(fifoBuffer)
         for i in 0..<count {
             let base = i * R.fifoSampleLength
             samples.append(decode(data, accelAt: base, gyroAt: base + 6, timestamp: timestamps[i]))
         }
-        lastFIFOTimestamp = timestamps[count - 1]
         return FIFOBatch(count: count, dropped: 0, transactions: transactions)
     }
 
