@@ -74,7 +74,11 @@ public final class LSM9DS1: IMUDriver {
         let fieldRate = R.magnetometerRates.nearest(settings.magnetometerRateHz)
 
         try bus.write(address, R.control8, R.control8Operating)
-        gyroControl = R.gyroFullScale.replacing(gyro.code, in: R.gyroRate.replacing(rate.code, in: 0))
+        // The widest gyro low-pass at or below half the rate (anti-aliasing, like the MPU-6050's DLPF).
+        let bandwidths = R.gyroBandwidthsHz[rate.code] ?? []
+        let bandwidth = bandwidths.indices.last { bandwidths[$0] <= rate.hertz / 2 }
+        gyroControl = R.gyroBandwidth.replacing(UInt8(bandwidth ?? 0), in:
+            R.gyroFullScale.replacing(gyro.code, in: R.gyroRate.replacing(rate.code, in: 0)))
         accelControl = R.accelFullScale.replacing(accel.code, in: R.accelRate.replacing(rate.code, in: 0))
         try bus.write(address, R.accelControl6, accelControl)
         try bus.write(address, R.gyroControl1, gyroControl)
@@ -87,7 +91,8 @@ public final class LSM9DS1: IMUDriver {
         try bus.write(magnetometerAddress, R.magnetometerControl3, R.magnetometerContinuous)
 
         configuration = IMUConfiguration(
-            accelerometerScale: accel, gyroscopeScale: gyro, sampleRate: rate, lowPassBandwidthHz: nil,
+            accelerometerScale: accel, gyroscopeScale: gyro, sampleRate: rate,
+            lowPassBandwidthHz: bandwidth.map { bandwidths[$0] },
             magnetometerScale: fieldScale, magnetometerRate: fieldRate)
         applyConversion()
         fifo.start(at: nil)

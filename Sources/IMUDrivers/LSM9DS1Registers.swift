@@ -40,6 +40,14 @@ enum LSM9DS1Registers {
 
     static let gyroRate = RegisterField(register: gyroControl1, mask: 0xE0)
     static let gyroFullScale = RegisterField(register: gyroControl1, mask: 0x18)
+    static let gyroBandwidth = RegisterField(register: gyroControl1, mask: 0x03)
+
+    /// DS Table 47: the gyro's low-pass cutoff (Hz) by ODR_G code and BW_G (0…3); nil where the
+    /// datasheet gives none. The accelerometer's anti-aliasing follows its ODR by itself
+    /// (BW_SCAL_ODR = 0, DS Table 67).
+    static let gyroBandwidthsHz: [UInt8: [Double]] = [
+        2: [16], 3: [14, 31], 4: [14, 29, 63, 78], 5: [21, 28, 57, 100], 6: [33, 40, 58, 100],
+    ]
     static let accelRate = RegisterField(register: accelControl6, mask: 0xE0)
     static let accelFullScale = RegisterField(register: accelControl6, mask: 0x18)
 

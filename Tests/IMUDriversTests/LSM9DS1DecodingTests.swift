@@ -43,6 +43,8 @@ import Testing
         try chip.configure(IMUSettings(accelerometerRangeG: 16, sampleRateHz: 952))
         #expect(bus.get(0x6A, 0x20) & 0x18 == 0x08)   // FS_XL = 01 is ±16 g
         #expect(bus.get(0x6A, 0x10) >> 5 == 6)         // ODR_G = 952 Hz
+        #expect(bus.get(0x6A, 0x10) & 0x03 == 3)       // BW_G: 100 Hz, the widest below 476 Hz
+        #expect(chip.configuration.lowPassBandwidthHz == 100)
         #expect(chip.configuration.accelerometerScale.sensitivity == 0.000732)
     }
 
