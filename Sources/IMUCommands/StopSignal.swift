@@ -17,6 +17,14 @@ enum StopSignal {
         }
         signal(SIGINT, handler)
         signal(SIGTERM, handler)
+        // A parent may hand its blocked-signal mask down to us (a process spawned from a
+        // libdispatch worker thread inherits one that blocks SIGINT and SIGTERM): unblock them,
+        // or Ctrl-C and kill would never reach the handler.
+        var stopSignals = sigset_t()
+        sigemptyset(&stopSignals)
+        sigaddset(&stopSignals, SIGINT)
+        sigaddset(&stopSignals, SIGTERM)
+        pthread_sigmask(SIG_UNBLOCK, &stopSignals, nil)
         signal(SIGPIPE, SIG_IGN)
     }
 }

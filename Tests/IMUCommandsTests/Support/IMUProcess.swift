@@ -1,0 +1,102 @@
+import Foundation
+import Synchronization
+
+/// How an `imu` run ended and what it printed.
+struct IMUResult: Sendable, CustomStringConvertible {
+    var arguments: [String]
+    /// The exit status, or the signal's number when `signalled`.
+    var status: Int32
+    /// Ended by a signal instead of exiting.
+    var signalled: Bool
+    var stdout: String
+    var stderr: String
+
+    /// Exited by itself with status 0.
+    var succeeded: Bool { !signalled && status == 0 }
+
+    /// stdout's lines (the newline that ends the last line does not start another).
+    var lines: [String] {
+        var lines = stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        if lines.last == "" { lines.removeLast() }
+        return lines
+    }
+
+    var description: String {
+        "imu \(arguments.joined(separator: " ")): \(signalled ? "killed by signal" : "exit status") \(status); stderr: \(stderr)"
+    }
+}
+
+/// An `imu` that did not end in time (it has been killed).
+struct IMUTimedOut: Error, CustomStringConvertible {
+    var arguments: [String]
+    var seconds: Double
+    var description: String { "imu \(arguments.joined(separator: " ")) still ran after \(seconds) s (killed)" }
+}
+
+/// A running `imu`. Its stdout and stderr are read as they come, so a full pipe never stalls it.
+final class IMUProcess: @unchecked Sendable {
+    let arguments: [String]
+    // Only touched by init and the methods below, which a test calls from one task.
+    private let process = Process()
+    private let output = Mutex((stdout: Data(), stderr: Data()))
+    private let readers = DispatchGroup()
+
+    init(_ arguments: [String]) throws {
+        self.arguments = arguments
+        process.executableURL = try IMUExecutable.url()
+        process.arguments = arguments
+        process.standardInput = FileHandle.nullDevice
+        let stdout = Pipe(), stderr = Pipe()
+        process.standardOutput = stdout
+        process.standardError = stderr
+        try process.run()
+        readToEnd(stdout.fileHandleForReading, isStandardError: false)
+        readToEnd(stderr.fileHandleForReading, isStandardError: true)
+    }
+
+    /// Reads on a thread of its own: blocking one of Dispatch's few worker threads (as many as
+    /// cores) per pipe would starve Swift concurrency's timers and other tests.
+    private func readToEnd(_ handle: FileHandle, isStandardError: Bool) {
+        readers.enter()
+        Thread.detachNewThread { [self] in
+            let all = handle.readDataToEndOfFile()
+            output.withLock { if isStandardError { $0.stderr = all } else { $0.stdout = all } }
+            readers.leave()
+        }
+    }
+
+    /// Sends `signal` (SIGINT: what Ctrl-C sends) to the process.
+    func send(_ signal: Int32) {
+        kill(process.processIdentifier, signal)
+    }
+
+    /// Waits at most `seconds` for the process to end and its output to close. Past that the
+    /// process is killed and this throws `IMUTimedOut`.
+    func finish(within seconds: Double) async throws -> IMUResult {
+        let clock = ContinuousClock()
+        let deadline = clock.now + .milliseconds(Int(seconds * 1000))
+        while process.isRunning {
+            if clock.now >= deadline {
+                kill(process.processIdentifier, SIGKILL)
+                process.waitUntilExit()
+                throw IMUTimedOut(arguments: arguments, seconds: seconds)
+            }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        await withCheckedContinuation { done in
+            readers.notify(queue: .global()) { done.resume() }
+        }
+        let (stdout, stderr) = output.withLock { ($0.stdout, $0.stderr) }
+        return IMUResult(
+            arguments: arguments,
+            status: process.terminationStatus,
+            signalled: process.terminationReason == .uncaughtSignal,
+            stdout: String(decoding: stdout, as: UTF8.self),
+            stderr: String(decoding: stderr, as: UTF8.self))
+    }
+}
+
+/// Runs `imu arguments…` to its end (killed, and an error, after `seconds`).
+func imu(_ arguments: String..., within seconds: Double = 30) async throws -> IMUResult {
+    try await IMUProcess(arguments).finish(within: seconds)
+}

@@ -1,0 +1,28 @@
+import Testing
+
+/// The two chips the twin emulates, each read through a board profile that carries it.
+enum TwinChip: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    /// The `sim` board's first IMU: an LSM9DS1 at 0x6A/0x1C, mounted turned (["-x", "-y", "+z"]).
+    case lsm9ds1
+    /// A GY-521: an MPU-6050 at 0x68, mounted as the device.
+    case mpu6050
+
+    var board: String {
+        switch self {
+        case .lsm9ds1: "sim"
+        case .mpu6050: "gy-521"
+        }
+    }
+
+    /// The name `imu` prints for the chip.
+    var name: String {
+        switch self {
+        case .lsm9ds1: "LSM9DS1"
+        case .mpu6050: "MPU-6050"
+        }
+    }
+
+    var hasMagnetometer: Bool { self == .lsm9ds1 }
+
+    var testDescription: String { "\(name) (--board \(board))" }
+}
