@@ -52,7 +52,6 @@ struct SampleReader {
                 while !StopSignal.isRequested {
                     clock.sleep(seconds: wait)
                     batch.removeAll(keepingCapacity: true)
-                    try readFieldOutsideFIFO(driver)
                     dropped += try driver.drainFIFO(into: &batch).dropped
                     for sample in batch where emit(sample) { return }
                     output.flushIfInteractive()
@@ -71,12 +70,6 @@ struct SampleReader {
         } catch {
             throw CommandError("\(error)")
         }
-    }
-
-    /// The LSM9DS1's FIFO holds no magnetic field: its driver carries the latest field it read
-    /// into FIFO samples, so read the magnetometer once a drain (every 17 to 50 ms).
-    private func readFieldOutsideFIFO(_ driver: any IMUDriver) throws {
-        if let lsm9ds1 = driver as? LSM9DS1 { _ = try lsm9ds1.readMagneticField() }
     }
 
     private func useFIFO(_ driver: any IMUDriver) -> Bool {

@@ -27,8 +27,6 @@ public final class LSM9DS1: IMUDriver {
     private var gyroControl: UInt8 = 0
     private var accelControl: UInt8 = 0
     private var fifo = FIFOBookkeeping()
-    /// The latest magnetometer reading, carried into FIFO samples (the FIFO holds no field).
-    private var latestField: Vector3?
     private let fifoBuffer = UnsafeMutableRawBufferPointer.allocate(
         byteCount: LSM9DS1Registers.fifoCapacity * LSM9DS1Registers.fifoSlotLength, alignment: 8)
 
@@ -96,7 +94,6 @@ public final class LSM9DS1: IMUDriver {
             magnetometerScale: fieldScale, magnetometerRate: fieldRate)
         applyConversion()
         fifo.start(at: nil)
-        latestField = nil
         waitForFirstSample()
     }
 
@@ -140,7 +137,6 @@ public final class LSM9DS1: IMUDriver {
                 s.y * Double(RegisterBytes.littleEndianInt16(data, at: 2)),
                 s.z * Double(RegisterBytes.littleEndianInt16(data, at: 4))) * magnetometerMicroteslaPerLSB
         }
-        latestField = field
         return field
     }
 
@@ -177,6 +173,8 @@ public final class LSM9DS1: IMUDriver {
 
     /// FIFO_SRC says how many levels are unread; one burst from OUT_X_L_G then reads them all
     /// (the pointer wraps from the last accel register back to the gyro's, one level a turn).
+    /// The FIFO holds no magnetic field: the magnetometer (which runs at 80 Hz at most) is read
+    /// once a batch and its field given to the batch's samples. Three transactions a batch.
     public func drainFIFO(into samples: inout [MotionSample]) throws(IMUDriverError) -> FIFOBatch {
         let source = try bus.read(address, R.fifoSource)
         let now = clock.now
@@ -192,15 +190,16 @@ public final class LSM9DS1: IMUDriver {
         let length = count * R.fifoSlotLength
         let buffer = UnsafeMutableRawBufferPointer(rebasing: fifoBuffer[0..<length])
         try bus.burst(address, R.gyroXLow, into: buffer)
+        let field = try readMagneticField()
         let timestamps = fifo.drained(count, at: now, period: period)
         samples.reserveCapacity(samples.count + count)
         let data = UnsafeRawBufferPointer(buffer)
         for i in 0..<count {
             var sample = decode(data, gyroAt: i * R.fifoSlotLength, accelAt: i * R.fifoSlotLength + 6, timestamp: timestamps[i])
-            sample.magneticField = latestField
+            sample.magneticField = field
             samples.append(sample)
         }
-        return FIFOBatch(count: count, dropped: dropped, transactions: 2)
+        return FIFOBatch(count: count, dropped: dropped, transactions: 3)
     }
 
     // MARK: Interrupts and power
