@@ -63,3 +63,22 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// Benchmarks (Benchmarks/, run with `bash Scripts/bench.sh`) only when IMU_BENCHMARKS is set, so a
+// plain `swift build` / `swift test` neither resolves nor builds package-benchmark and its
+// dependencies. The MallocInterposer trait alone: it counts allocations without jemalloc, and
+// leaving out the default RuntimeInterposer trait leaves out swift-runtime-interposer.
+if Context.environment["IMU_BENCHMARKS"] != nil {
+    package.dependencies.append(
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]))
+    package.targets.append(
+        .executableTarget(
+            name: "DecodeBenchmark",
+            dependencies: [
+                "IMUBus", "IMUDrivers", "IMUTwin",
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/DecodeBenchmark",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ))
+}
