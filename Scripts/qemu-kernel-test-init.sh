@@ -100,6 +100,18 @@ fi
 bus=/dev/i2c-$bus_number
 echo "i2c-stub is $bus"
 
+# What makes this the SMBus fallback's test: no plain I²C messages (I2C_RDWR), but I²C block
+# reads and writes (i2c-stub's default functionality), which LinuxI2CBus uses for bursts.
+i2cdetect -F "$bus_number" >/tmp/functions.txt
+show /tmp/functions.txt
+# function_is NAME: yes or no, as i2cdetect -F prints it for NAME.
+function_is() {
+    awk -v name="$1" 'substr($0, 1, length(name) + 2) == name "  " { print $NF; exit }' /tmp/functions.txt
+}
+check "adapter: no plain I2C (the SMBus fallback is under test)" "$(function_is "I2C")" no
+check "adapter: I2C block read" "$(function_is "I2C block read")" yes
+check "adapter: I2C block write" "$(function_is "I2C block write")" yes
+
 # poke CHIP REGISTER VALUE...: consecutive registers from REGISTER, one SMBus write-byte each.
 # Registers are passed as 0x-hex: busybox's i2cset reads a bare number as hex ("59" is 0x59).
 poke() {
@@ -196,6 +208,7 @@ rows() {
 increasing() {
     grep -v '^#' "$1" | tail -n +2 | awk -F, 'NR > 1 && $1 <= last { bad = 1 } { last = $1 } END { print (bad || NR == 0) ? "no" : "yes" }'
 }
+# three LINE: LINE three times (three identical samples).
 three() {
     printf '%s\n%s\n%s' "$1" "$1" "$1"
 }

@@ -19,6 +19,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cache="$root/.build-qemu"
 boot_timeout=${IMU_QEMU_TIMEOUT:-120}
 cd "$root"
+mkdir -p "$cache"
 
 fail() {
     echo "FAIL: qemu kernel test: $*" >&2
