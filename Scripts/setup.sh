@@ -10,6 +10,8 @@ packages=(
     i2c-tools      # i2cdetect / i2cget, to compare with `imu probe` on a real board
     pkg-config     # SwiftPM finds libgpiod through it
     python3-pip    # Scripts/check-libgpiod-v2.sh downloads libgpiod 2.x's sources from PyPI
+    qemu-system-x86  # Scripts/qemu-kernel-test.sh boots Debian's kernel under QEMU
+    busybox-static   # … with a static busybox (shell, insmod, i2cset/i2cget/i2cdetect) as its userland
 )
 
 if [ "$(id -u)" -eq 0 ]; then

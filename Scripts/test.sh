@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Sets up a fresh Debian 12 machine (with Swift installed) and runs every test the project has:
-# the Swift tests and the libgpiod 2.x build check. Exits non-zero when any of them fails, and
-# ends with one summary line.
+# the Swift tests, the kernel test under QEMU, the libgpiod 2.x build check. Exits non-zero when
+# any of them fails, and ends with one summary line counting what passed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -20,7 +20,12 @@ set -e
 swift_tests=$(sed -n 's/.*Test run with \([0-9]*\) tests\{0,1\} .* passed.*/\1/p' .build/swift-test.log | tail -n 1)
 [ -n "$swift_tests" ] || { echo "swift test ran no Swift Testing tests"; exit 1; }
 
+echo "== kernel test (Debian's kernel under QEMU, imu on i2c-stub)"
+bash Scripts/qemu-kernel-test.sh 2>&1 | tee .build/kernel-test.log
+kernel_checks=$(sed -n 's/^qemu kernel test: PASS (\([0-9]*\) checks.*/\1/p' .build/kernel-test.log)
+[ -n "$kernel_checks" ] || { echo "the kernel test reported no result"; exit 1; }
+
 echo "== libgpiod 2.x build check"
 bash Scripts/check-libgpiod-v2.sh
 
-echo "summary: $((swift_tests + 1)) passed, 0 failed"
+echo "summary: $((swift_tests + kernel_checks + 1)) passed, 0 failed"

@@ -1,0 +1,284 @@
+#!/bin/sh
+# /init of the initramfs that Scripts/qemu-kernel-test.sh boots: runs `imu` against a real
+# /dev/i2c-N of Debian's kernel and checks what it decodes. Busybox sh; everything it needs is
+# in the initramfs (busybox, /bin/imu and its libraries, /lib/modules/*.ko, /Boards).
+#
+# The bus is the kernel's i2c-stub: three virtual chips (0x68 MPU-6050, 0x6a LSM9DS1
+# accel/gyro, 0x1c LSM9DS1 magnetometer), each 256 byte-registers that keep whatever is
+# written and return it on reads. We preload the identity and output registers, `imu` writes
+# its configuration on top (i2c-stub just stores it), and the readings must come out exactly
+# as the preloaded counts decode. i2c-stub is SMBus-only (no I2C_FUNC_I2C), so every read
+# goes through LinuxI2CBus's SMBus fallback: byte-data reads and I²C block reads (≤ 32 bytes).
+#
+# Prints `PASS name` / `FAIL name: got … expected …` per check and `N passed, M failed` last,
+# between the markers the host script looks for, then powers the VM off.
+#
+# No `set -e`: a failed check must be counted and the run must still reach the summary and
+# `poweroff` (if /init exits, the kernel panics and the host only sees a missing summary).
+# pipefail so a failing `imu` is not hidden by a pipe.
+set -u -o pipefail
+
+export PATH=/bin
+export IMU_BOARDS_DIR=/Boards
+
+mount -t devtmpfs devtmpfs /dev
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mkdir -p /tmp
+# The initramfs has no /dev/console node of its own (building it needs no root), so the kernel
+# started us without stdin/stdout; take the console now that devtmpfs is mounted.
+exec </dev/console >/dev/console 2>&1
+
+passed=0
+failed=0
+
+# check NAME GOT EXPECTED: string equality; multi-line values are shown joined with " | ".
+check() {
+    if [ "$2" = "$3" ]; then
+        echo "PASS $1"
+        passed=$((passed + 1))
+    else
+        echo "FAIL $1: got '$(printf '%s' "$2" | tr '\n' '|')' expected '$(printf '%s' "$3" | tr '\n' '|')'"
+        failed=$((failed + 1))
+    fi
+}
+
+# contains NAME FILE FIXED-STRING: the file has a line with that text.
+contains() {
+    if grep -qF -- "$3" "$2"; then
+        echo "PASS $1"
+        passed=$((passed + 1))
+    else
+        echo "FAIL $1: got '$(tr '\n' '|' <"$2")' expected a line with '$3'"
+        failed=$((failed + 1))
+    fi
+}
+
+# show FILE: the command's output in the log, indented, for whoever reads a failure.
+show() {
+    sed 's/^/    | /' "$1"
+}
+
+# run NAME ARGS...: runs imu, stdout to /tmp/NAME.out, stderr to /tmp/NAME.err, status in $status.
+run() {
+    name=$1
+    shift
+    echo "  \$ imu $*"
+    imu "$@" >"/tmp/$name.out" 2>"/tmp/$name.err"
+    status=$?
+    show "/tmp/$name.out"
+    show "/tmp/$name.err"
+}
+
+finish() {
+    echo "$passed passed, $failed failed"
+    echo "=== imu kernel test end"
+    sync
+    poweroff -f
+}
+
+echo "=== imu kernel test begin"
+echo "kernel $(uname -r)"
+
+# --- The bus ------------------------------------------------------------------------------
+# i2c-core is built into Debian's kernel; i2c-dev gives /dev/i2c-N, i2c-stub the virtual chips.
+if ! insmod /lib/modules/i2c-dev.ko || ! insmod /lib/modules/i2c-stub.ko chip_addr=0x68,0x6a,0x1c; then
+    check "load i2c-dev and i2c-stub" "insmod failed" "modules loaded"
+    finish
+fi
+bus_number=""
+for name in /sys/class/i2c-dev/*/name; do
+    if grep -q "SMBus stub driver" "$name" 2>/dev/null; then
+        bus_number=$(basename "$(dirname "$name")")
+        bus_number=${bus_number#i2c-}
+    fi
+done
+if [ -z "$bus_number" ] || [ ! -c "/dev/i2c-$bus_number" ]; then
+    check "find the i2c-stub bus" "no /dev/i2c-N named 'SMBus stub driver'" "one"
+    finish
+fi
+bus=/dev/i2c-$bus_number
+echo "i2c-stub is $bus"
+
+# What makes this the SMBus fallback's test: no plain I²C messages (I2C_RDWR), but I²C block
+# reads and writes (i2c-stub's default functionality), which LinuxI2CBus uses for bursts.
+i2cdetect -F "$bus_number" >/tmp/functions.txt
+show /tmp/functions.txt
+# function_is NAME: yes or no, as i2cdetect -F prints it for NAME.
+function_is() {
+    awk -v name="$1" 'substr($0, 1, length(name) + 2) == name "  " { print $NF; exit }' /tmp/functions.txt
+}
+check "adapter: no plain I2C (the SMBus fallback is under test)" "$(function_is "I2C")" no
+check "adapter: I2C block read" "$(function_is "I2C block read")" yes
+check "adapter: I2C block write" "$(function_is "I2C block write")" yes
+
+# poke CHIP REGISTER VALUE...: consecutive registers from REGISTER, one SMBus write-byte each.
+# Registers are passed as 0x-hex: busybox's i2cset reads a bare number as hex ("59" is 0x59).
+poke() {
+    chip=$1
+    register=$(($2))
+    shift 2
+    for value in "$@"; do
+        i2cset -y "$bus_number" "$chip" "$(printf '0x%02x' "$register")" "$value" b \
+            || echo "i2cset $chip $(printf '0x%02x' "$register") $value failed"
+        register=$((register + 1))
+    done
+}
+
+# --- MPU-6050 at 0x68 ---------------------------------------------------------------------
+# `imu read` (IMUSettings: ±4 g, ±500 °/s, --rate 10) configures by writing PWR_MGMT_1 (0x6b),
+# CONFIG (0x1a), SMPLRT_DIV (0x19), GYRO_CONFIG (0x1b) and ACCEL_CONFIG (0x1c): none of them in
+# the output block, so the preloaded outputs survive. It then reads 14 bytes from 0x3b
+# (big-endian accel x y z, temperature, gyro x y z) in one I²C block read.
+poke 0x68 0x75 0x68                       # WHO_AM_I
+# accel x = 0x1000 = 4096 counts = +0.5 g specific force → Core Motion (gravity down) -0.5
+# accel y = 0xf000 = -4096 → +0.5; accel z = 0x2000 = 8192 = +1 g → -1.00000 (lying face up)
+# temperature = 0xf2b8 = -3400 → -3400/340 + 36.53 = 26.53 °C
+# gyro x = 0x028f = 655 = 10 °/s → 0.17453 rad/s; y = 0xfae2 = -1310 = -20 °/s → -0.34907;
+# z = 0x0041 = 65 = 0.99237 °/s → 0.01732 rad/s (65.5 counts per °/s)
+poke 0x68 0x3b 0x10 0x00 0xf0 0x00 0x20 0x00 0xf2 0xb8 0x02 0x8f 0xfa 0xe2 0x00 0x41
+mpu_expected="-0.50000,0.50000,-1.00000,0.17453,-0.34907,0.01732,,,,26.53"
+
+# --- LSM9DS1 accel/gyro at 0x6a -----------------------------------------------------------
+poke 0x6a 0x0f 0x68                       # WHO_AM_I
+# The driver reads 15 bytes from OUT_TEMP_L (0x15): temperature (2), STATUS (1), gyro (6),
+# accel (6), little-endian. On the real chip the address pointer jumps from OUT_Z_H_G (0x1d)
+# to OUT_X_L_XL (0x28), so the accel bytes come from 0x28–0x2d; i2c-stub just increments, so
+# the bytes the driver decodes as acceleration are stub registers 0x1e–0x23. Those overlap
+# CTRL_REG6_XL (0x20) and CTRL_REG8 (0x22), which `configure` writes after we preload:
+#   0x20 (accel y low byte) ← CTRL_REG6_XL = ODR 14.9 Hz (1 << 5) | FS ±4 g (2 << 3) = 0x30
+#   0x22 (accel z low byte) ← CTRL_REG8 = BDU | IF_ADD_INC = 0x44
+# so only the high bytes are ours, and the expected values include the driver's writes — a
+# check that they reached the chip.
+# temperature = 0x00a0 = 160 → 25 + 160/16 = 35.00 °C
+# gyro x = 0x03e8 = 1000 → 17.5 °/s; y = 0xf830 = -2000 → -35 °/s; z = 0x0190 = 400 → 7 °/s
+#   (0.0175 °/s per count at ±500 °/s)
+# accel x = 0x1000 = 4096 → 0.49971 g; y = 0xf0|0x30 = -4048 → -0.49386 g;
+#   z = 0x20|0x44 = 8260 → 1.00772 g (0.000122 g per count at ±4 g)
+poke 0x6a 0x15 0xa0 0x00 0x00 0xe8 0x03 0x30 0xf8 0x90 0x01 0x00 0x10 0x00 0xf0 0x00 0x20
+# Decoys where the real chip keeps the accel outputs: a driver or bus that read here on
+# i2c-stub would be reading the wrong registers.
+poke 0x6a 0x28 0x7f 0x7f 0x7f 0x7f 0x7f 0x7f
+
+# --- LSM9DS1 magnetometer at 0x1c ---------------------------------------------------------
+poke 0x1c 0x0f 0x3d                       # WHO_AM_I_M
+# The driver reads OUT_X_L_M (0x28) with the sub-address MSB set (0x28 | 0x80 = 0xa8), which
+# the real magnetometer needs to auto-increment. i2c-stub has 256 plain registers and takes
+# 0xa8 literally, so the field goes at 0xa8–0xad; 0x28–0x2d hold decoys (a driver that forgot
+# the flag reads them).
+# x = 0x03e8 = 1000, y = 0xf830 = -2000, z = 0x0bb8 = 3000 counts, 0.014 µT each at ±4 gauss
+poke 0x1c 0xa8 0xe8 0x03 0x30 0xf8 0xb8 0x0b
+poke 0x1c 0x28 0x11 0x11 0x11 0x11 0x11 0x11
+# Core Motion axes: the driver negates the magnetometer's x (its axes differ from the
+# accel/gyro part's), chip frame: accel (-0.49971, 0.49386, -1.00772) g, rotation (0.30543,
+# -0.61087, 0.12217) rad/s, field (-14, -28, 42) µT. The Sense HAT profile mounts the chip
+# ["-x", "-y", "+z"]: device x and y are the chip's negated.
+sense_hat_expected="0.49971,-0.49386,-1.00772,-0.30543,0.61087,0.12217,14.000,28.000,42.000,35.00"
+
+# --- imu probe ----------------------------------------------------------------------------
+run probe probe --bus "$bus"
+check "probe: exit status" "$status" 0
+check "probe: bus line" "$(head -n 1 /tmp/probe.out)" "$bus (SMBus stub driver): 0x1c 0x68 0x6a"
+contains "probe: MPU-6050 at 0x68" /tmp/probe.out \
+    "  MPU-6050  at 0x68: accelerometer, gyroscope, thermometer, fifo, motion-interrupt, data-ready-interrupt"
+contains "probe: LSM9DS1 at 0x6a with magnetometer 0x1c" /tmp/probe.out \
+    "  LSM9DS1   at 0x6a + magnetometer 0x1c: accelerometer, gyroscope, magnetometer, thermometer, fifo, motion-interrupt, data-ready-interrupt"
+
+# The scan must agree with busybox's i2cdetect on the same bus.
+i2cdetect_addresses=$(i2cdetect -y "$bus_number" | awk 'NR > 1 { for (i = 2; i <= NF; i++) if ($i != "--") printf "0x%s ", $i }')
+check "probe: addresses as i2cdetect" "$(head -n 1 /tmp/probe.out | sed 's/^.*: //') " "$i2cdetect_addresses"
+
+run probe_json probe --bus "$bus" --json
+check "probe --json: exit status" "$status" 0
+# JSONSerialization pretty-prints with sorted keys; compare the compacted text.
+tr -d ' \n' </tmp/probe_json.out >/tmp/probe_json.compact
+contains "probe --json: addresses" /tmp/probe_json.compact '"addresses":["0x1c","0x68","0x6a"]'
+contains "probe --json: adapter" /tmp/probe_json.compact '"adapter":"SMBusstubdriver"'
+contains "probe --json: MPU-6050 at 0x68" /tmp/probe_json.compact \
+    '{"address":"0x68","capabilities":["accelerometer","gyroscope","thermometer","fifo","motion-interrupt","data-ready-interrupt"],"name":"MPU-6050"}'
+contains "probe --json: LSM9DS1 at 0x6a with magnetometer 0x1c" /tmp/probe_json.compact \
+    '{"address":"0x6a","capabilities":["accelerometer","gyroscope","magnetometer","thermometer","fifo","motion-interrupt","data-ready-interrupt"],"magnetometerAddress":"0x1c","name":"LSM9DS1"}'
+
+# --- imu read: MPU-6050 (GY-521) ----------------------------------------------------------
+# rows FILE: the CSV's sample rows without the timestamp column.
+rows() {
+    grep -v '^#' "$1" | tail -n +2 | cut -d, -f2-
+}
+# increasing FILE: "yes" when the timestamps strictly increase.
+increasing() {
+    grep -v '^#' "$1" | tail -n +2 | awk -F, 'NR > 1 && $1 <= last { bad = 1 } { last = $1 } END { print (bad || NR == 0) ? "no" : "yes" }'
+}
+# three LINE: LINE three times (three identical samples).
+three() {
+    printf '%s\n%s\n%s' "$1" "$1" "$1"
+}
+
+run gy521 read --bus "$bus" --board gy-521 --count 3 --format csv
+check "read gy-521: exit status" "$status" 0
+contains "read gy-521: chip line" /tmp/gy521.out "# chip: MPU-6050"
+contains "read gy-521: bus line" /tmp/gy521.out "# bus: $bus"
+check "read gy-521: 3 samples decoded" "$(rows /tmp/gy521.out)" "$(three "$mpu_expected")"
+check "read gy-521: timestamps increase" "$(increasing /tmp/gy521.out)" yes
+# What configure wrote, through SMBus write-byte-data (i2c-stub kept it): SMPLRT_DIV 99
+# (1 kHz / 100 = 10 Hz), CONFIG DLPF 6 (5 Hz ≤ half the rate), GYRO_CONFIG FS 1 (±500 °/s),
+# ACCEL_CONFIG AFS 1 (±4 g), PWR_MGMT_1 = PLL on gyro x (0x01) | SLEEP (0x40), set on exit.
+check "read gy-521: configuration registers" \
+    "$(for r in 0x19 0x1a 0x1b 0x1c 0x6b; do i2cget -y "$bus_number" 0x68 "$r" b; done)" \
+    "$(printf '0x63\n0x06\n0x08\n0x08\n0x41')"
+
+# --- imu read: MPU-6050 FIFO path (--rate 200) --------------------------------------------
+# At ≥ 200 Hz `imu read` drains the FIFO: FIFO_COUNT (0x72, big-endian), then that many bytes
+# from FIFO_R_W (0x74), a port whose address does not advance. Over SMBus that is I²C block
+# reads of ≤ 32 bytes that must each start at 0x74 again. i2c-stub is not a FIFO: a block
+# read from 0x74 returns registers 0x74, 0x75, … So with FIFO_COUNT = 36 (three 12-byte
+# frames) the driver gets registers 0x74–0x93 (32 bytes) then 0x74–0x77 (4 bytes):
+#   frame 1 = 0x74–0x7f, frame 2 = 0x80–0x8b, frame 3 = 0x8c–0x93 + 0x74–0x77.
+# Frame layout: accel x y z, gyro x y z, big-endian. 0x75 is WHO_AM_I (0x68), so frame 1's
+# accel x is 0x0068 = 104 counts → -0.01270 g. 0x94–0x97 hold decoys that a bus advancing the
+# register between chunks would return as frame 3's gyro y and z.
+poke 0x68 0x72 0x00 0x24                  # FIFO_COUNT = 36
+poke 0x68 0x74 0x00                       # frame 1: accel x high (low = WHO_AM_I 0x68)
+poke 0x68 0x76 0x10 0x00 0x20 0x00 0x02 0x8f 0x00 0x00 0x00 0x00
+poke 0x68 0x80 0x00 0x00 0x00 0x00 0xe0 0x00 0x00 0x00 0x02 0x8f 0x00 0x00
+poke 0x68 0x8c 0x20 0x00 0x00 0x00 0x00 0x00 0x00 0x00
+poke 0x68 0x94 0x7f 0xff 0x7f 0xff
+# frame 1: accel (104, 4096, 8192), gyro (655, 0, 0)     → -0.01270, -0.50000, -1.00000, 0.17453, 0, 0
+# frame 2: accel (0, 0, -8192), gyro (0, 655, 0)         → 0, 0, 1.00000, 0, 0.17453, 0
+# frame 3: accel (8192, 0, 0), gyro (0, 0x0068, 0x1000)  → -1.00000, 0, 0, 0, 0.02771, 1.09143
+#   (104 and 4096 counts / 65.5 = 1.5878 and 62.5344 °/s)
+fifo_expected="-0.01270,-0.50000,-1.00000,0.17453,0.00000,0.00000,,,,
+0.00000,0.00000,1.00000,0.00000,0.17453,0.00000,,,,
+-1.00000,0.00000,0.00000,0.00000,0.02771,1.09143,,,,"
+run fifo read --bus "$bus" --board gy-521 --rate 200 --count 3 --format csv
+check "read gy-521 FIFO: exit status" "$status" 0
+check "read gy-521 FIFO: 3 frames over chunked SMBus block reads" "$(rows /tmp/fifo.out)" "$fifo_expected"
+# FIFO_EN = accel + gyro (0x78); USER_CTRL = FIFO_EN (0x40), after FIFO_RESET.
+check "read gy-521 FIFO: FIFO registers" \
+    "$(for r in 0x23 0x6a; do i2cget -y "$bus_number" 0x68 "$r" b; done)" "$(printf '0x78\n0x40')"
+
+# --- imu read: LSM9DS1 (Sense HAT) --------------------------------------------------------
+run sensehat read --bus "$bus" --board sense-hat --count 3 --format csv
+check "read sense-hat: exit status" "$status" 0
+contains "read sense-hat: chip line" /tmp/sensehat.out "# chip: LSM9DS1"
+check "read sense-hat: 3 samples decoded and mounted" "$(rows /tmp/sensehat.out)" "$(three "$sense_hat_expected")"
+check "read sense-hat: timestamps increase" "$(increasing /tmp/sensehat.out)" yes
+# CTRL_REG8 = 0x44 (BDU, IF_ADD_INC); CTRL_REG1_M = UHP x/y (0x60) | 40 Hz (6 << 2) = 0x78;
+# CTRL_REG2_M = ±4 gauss (0); CTRL_REG4_M = UHP z (0x0c); CTRL_REG3_M = power-down (0x03) and
+# CTRL_REG1_G / CTRL_REG6_XL = 0, both from sleep() on exit.
+check "read sense-hat: configuration registers" \
+    "$(i2cget -y "$bus_number" 0x6a 0x22 b; i2cget -y "$bus_number" 0x6a 0x10 b; i2cget -y "$bus_number" 0x6a 0x20 b
+       for r in 0x20 0x21 0x23 0x22; do i2cget -y "$bus_number" 0x1c "$r" b; done)" \
+    "$(printf '0x44\n0x00\n0x00\n0x78\n0x00\n0x0c\n0x03')"
+
+# --- Errors from the kernel ---------------------------------------------------------------
+# Nothing at 0x69: i2c-stub answers ENODEV (a real adapter: ENXIO or EREMOTEIO), which must
+# read as "no device answered".
+run absent read --bus "$bus" --board gy-521-ad0-high --count 1 --format csv
+check "read at an empty address: fails" "$([ "$status" -ne 0 ] && echo failed || echo "status $status")" failed
+contains "read at an empty address: says so" /tmp/absent.err "no device answered at 0x69 on $bus"
+
+run nobus read --bus /dev/i2c-9 --board gy-521 --count 1
+check "read on a missing bus: fails" "$([ "$status" -ne 0 ] && echo failed || echo "status $status")" failed
+contains "read on a missing bus: says so" /tmp/nobus.err "there is no I²C bus /dev/i2c-9"
+
+finish
