@@ -7,13 +7,17 @@ let package = Package(
     products: [
         .library(
             name: "IMU",
-            targets: ["IMUBus", "IMUGeometry", "IMUDrivers", "IMUBoards", "IMULinux", "IMUTwin"]
+            targets: [
+                "IMUBus", "IMUGeometry", "IMUDrivers", "IMUBoards", "IMULinux", "IMUTwin",
+                "IMUFusion", "IMUFusionReference", "IMULog",
+            ]
         ),
         .executable(name: "imu", targets: ["imu"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
         // C libraries, through system-library targets, plus the thinnest shims their headers need.
@@ -43,11 +47,19 @@ let package = Package(
         ),
         // Digital twin: register-level chip emulators on a virtual bus, driven by motion scenarios.
         .target(name: "IMUTwin", dependencies: ["IMUBus", "IMUGeometry", "IMUDrivers", "IMUBoards"]),
+        // The fusion core: fixed-point (integer) attitude filter; no Foundation, no floating point
+        // in the update path, no allocation; also builds with Embedded Swift for a Cortex-M0+.
+        .target(name: "IMUFusion"),
+        // The same filter in Double: the readable reference the fixed-point core is tested against.
+        .target(name: "IMUFusionReference", dependencies: ["IMUGeometry"]),
+        // Recorded logs: the replay CSV (what `imu read --format csv` prints) and BROAD trials.
+        .target(name: "IMULog", dependencies: ["IMUGeometry", "IMUDrivers"]),
         // What the `imu` command does, as a library so tests can drive it.
         .target(
             name: "IMUCommands",
             dependencies: [
                 "IMUBus", "IMUDrivers", "IMUBoards", "IMULinux", "IMUTwin",
+                "IMUFusion", "IMUFusionReference", "IMULog",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -60,6 +72,14 @@ let package = Package(
         .testTarget(name: "IMUBoardsTests", dependencies: ["IMUBoards"]),
         .testTarget(name: "IMUTwinTests", dependencies: ["IMUTwin", "IMUBus"]),
         .testTarget(name: "IMUCommandsTests", dependencies: ["IMUCommands", "imu"]),
+        .testTarget(
+            name: "IMUFusionTests",
+            dependencies: [
+                "IMUFusion", "IMUFusionReference", "IMUGeometry", "IMULog",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
+        ),
+        .testTarget(name: "IMULogTests", dependencies: ["IMULog"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,1 @@
+// The fixed-point fusion core (filled in by the fusion work).

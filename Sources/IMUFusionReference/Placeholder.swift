@@ -1,0 +1,1 @@
+// The Double reference filter (filled in by the fusion work).

@@ -1,0 +1,1 @@
+// Log reading (filled in by the log work).
