@@ -66,7 +66,10 @@ let package = Package(
         .executableTarget(name: "imu", dependencies: ["IMUCommands"]),
 
         .testTarget(name: "IMUBusTests", dependencies: ["IMUBus"]),
-        .testTarget(name: "IMUGeometryTests", dependencies: ["IMUGeometry"]),
+        .testTarget(
+            name: "IMUGeometryTests",
+            dependencies: ["IMUGeometry", .product(name: "PropertyBased", package: "swift-property-based")]
+        ),
         .testTarget(name: "IMULinuxTests", dependencies: ["IMULinux", "IMUBus"]),
         .testTarget(name: "IMUDriversTests", dependencies: ["IMUDrivers", "IMUTwin", "IMUBus"]),
         .testTarget(name: "IMUBoardsTests", dependencies: ["IMUBoards"]),
