@@ -9,7 +9,7 @@ let package = Package(
             name: "IMU",
             targets: [
                 "IMUBus", "IMUGeometry", "IMUDrivers", "IMUBoards", "IMULinux", "IMUTwin",
-                "IMUFusion", "IMUFusionReference", "IMULog",
+                "IMUFusion", "IMUFusionReference", "IMULog", "IMUGeomagnetism",
             ]
         ),
         .executable(name: "imu", targets: ["imu"]),
@@ -52,6 +52,8 @@ let package = Package(
         .target(name: "IMUFusion"),
         // The same filter in Double: the readable reference the fixed-point core is tested against.
         .target(name: "IMUFusionReference", dependencies: ["IMUGeometry"]),
+        // The World Magnetic Model (WMM2025): declination for true north, the expected field strength.
+        .target(name: "IMUGeomagnetism"),
         // Recorded logs: the replay CSV (what `imu read --format csv` prints) and BROAD trials.
         .target(name: "IMULog", dependencies: ["IMUGeometry", "IMUDrivers"]),
         // What the `imu` command does, as a library so tests can drive it.
@@ -83,6 +85,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "IMULogTests", dependencies: ["IMULog"]),
+        .testTarget(name: "IMUGeomagnetismTests", dependencies: ["IMUGeomagnetism"]),
     ],
     swiftLanguageModes: [.v6]
 )
