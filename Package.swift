@@ -9,7 +9,7 @@ let package = Package(
             name: "IMU",
             targets: [
                 "IMUBus", "IMUGeometry", "IMUDrivers", "IMUBoards", "IMULinux", "IMUTwin",
-                "IMUFusion", "IMUFusionReference", "IMULog", "IMUGeomagnetism",
+                "IMUFusion", "IMUFusionReference", "IMULog", "IMUGeomagnetism", "IMUCalibration",
             ]
         ),
         .executable(name: "imu", targets: ["imu"]),
@@ -52,6 +52,12 @@ let package = Package(
         .target(name: "IMUFusion"),
         // The same filter in Double: the readable reference the fixed-point core is tested against.
         .target(name: "IMUFusionReference", dependencies: ["IMUGeometry"]),
+        // Calibration: gyro bias, six-pose accelerometer, magnetometer ellipsoid fit, sphere
+        // coverage, and the calibration files (pure fits on plain data; files written atomically).
+        .target(
+            name: "IMUCalibration",
+            dependencies: ["IMUGeometry", .product(name: "TOMLKit", package: "TOMLKit")]
+        ),
         // The World Magnetic Model (WMM2025): declination for true north, the expected field strength.
         .target(name: "IMUGeomagnetism"),
         // Recorded logs: the replay CSV (what `imu read --format csv` prints) and BROAD trials.
@@ -86,6 +92,7 @@ let package = Package(
         ),
         .testTarget(name: "IMULogTests", dependencies: ["IMULog"]),
         .testTarget(name: "IMUGeomagnetismTests", dependencies: ["IMUGeomagnetism"]),
+        .testTarget(name: "IMUCalibrationTests", dependencies: ["IMUCalibration", "IMUGeometry"]),
     ],
     swiftLanguageModes: [.v6]
 )

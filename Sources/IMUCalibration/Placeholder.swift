@@ -1,0 +1,1 @@
+// Calibration fits and files (filled in by the calibration work).
