@@ -10,6 +10,7 @@ let package = Package(
             targets: [
                 "IMUBus", "IMUGeometry", "IMUDrivers", "IMUBoards", "IMULinux", "IMUTwin",
                 "IMUFusion", "IMUFusionReference", "IMULog", "IMUGeomagnetism", "IMUCalibration",
+                "IMUMotion",
             ]
         ),
         .executable(name: "imu", targets: ["imu"]),
@@ -52,6 +53,8 @@ let package = Package(
         .target(name: "IMUFusion"),
         // The same filter in Double: the readable reference the fixed-point core is tested against.
         .target(name: "IMUFusionReference", dependencies: ["IMUGeometry"]),
+        // Motion products with Core Motion's meanings: attitude, reference frames, heading, filters.
+        .target(name: "IMUMotion", dependencies: ["IMUGeometry", "IMUGeomagnetism"]),
         // Calibration: gyro bias, six-pose accelerometer, magnetometer ellipsoid fit, sphere
         // coverage, and the calibration files (pure fits on plain data; files written atomically).
         .target(
@@ -92,6 +95,7 @@ let package = Package(
         ),
         .testTarget(name: "IMULogTests", dependencies: ["IMULog"]),
         .testTarget(name: "IMUGeomagnetismTests", dependencies: ["IMUGeomagnetism"]),
+        .testTarget(name: "IMUMotionTests", dependencies: ["IMUMotion", "IMUGeometry"]),
         .testTarget(name: "IMUCalibrationTests", dependencies: ["IMUCalibration", "IMUGeometry"]),
     ],
     swiftLanguageModes: [.v6]
