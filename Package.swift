@@ -70,7 +70,8 @@ let package = Package(
             name: "IMUCommands",
             dependencies: [
                 "IMUBus", "IMUDrivers", "IMUBoards", "IMULinux", "IMUTwin",
-                "IMUFusion", "IMUFusionReference", "IMULog",
+                "IMUFusion", "IMUFusionReference", "IMULog", "IMUMotion", "IMUGeometry", "IMUGeomagnetism",
+                "IMUCalibration",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
