@@ -10,7 +10,7 @@ let package = Package(
             targets: [
                 "IMUBus", "IMUGeometry", "IMUDrivers", "IMUBoards", "IMULinux", "IMUTwin",
                 "IMUFusion", "IMUFusionReference", "IMULog", "IMUGeomagnetism", "IMUCalibration",
-                "IMUMotion",
+                "IMUMotion", "IMUEvents",
             ]
         ),
         .executable(name: "imu", targets: ["imu"]),
@@ -55,6 +55,8 @@ let package = Package(
         .target(name: "IMUFusionReference", dependencies: ["IMUGeometry"]),
         // Motion products with Core Motion's meanings: attitude, reference frames, heading, filters.
         .target(name: "IMUMotion", dependencies: ["IMUGeometry", "IMUGeomagnetism"]),
+        // Recognisers: device orientation, shake, slap (events from device motion).
+        .target(name: "IMUEvents", dependencies: ["IMUGeometry"]),
         // Calibration: gyro bias, six-pose accelerometer, magnetometer ellipsoid fit, sphere
         // coverage, and the calibration files (pure fits on plain data; files written atomically).
         .target(
@@ -97,6 +99,7 @@ let package = Package(
         .testTarget(name: "IMULogTests", dependencies: ["IMULog"]),
         .testTarget(name: "IMUGeomagnetismTests", dependencies: ["IMUGeomagnetism"]),
         .testTarget(name: "IMUMotionTests", dependencies: ["IMUMotion", "IMUGeometry"]),
+        .testTarget(name: "IMUEventsTests", dependencies: ["IMUEvents", "IMUGeometry"]),
         .testTarget(name: "IMUCalibrationTests", dependencies: ["IMUCalibration", "IMUGeometry"]),
     ],
     swiftLanguageModes: [.v6]
