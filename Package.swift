@@ -41,10 +41,14 @@ let package = Package(
         .target(name: "IMULinux", dependencies: ["IMUBus", "CI2C", "CGPIOBridge"]),
         // Chip drivers: register tables, probe, configure, burst and FIFO reads (Foundation-free).
         .target(name: "IMUDrivers", dependencies: ["IMUBus", "IMUGeometry"]),
+        // Checked TOML files (boards, rules, calibration): errors with file, line and what was expected.
+        .target(name: "IMUConfigFile", dependencies: [.product(name: "TOMLKit", package: "TOMLKit")]),
         // Board and hat profiles (Boards/*.toml), mounting rotations, auto-detection.
         .target(
             name: "IMUBoards",
-            dependencies: ["IMUBus", "IMUGeometry", "IMUDrivers", .product(name: "TOMLKit", package: "TOMLKit")]
+            dependencies: [
+                "IMUBus", "IMUGeometry", "IMUDrivers", "IMUConfigFile", .product(name: "TOMLKit", package: "TOMLKit"),
+            ]
         ),
         // Digital twin: register-level chip emulators on a virtual bus, driven by motion scenarios.
         .target(name: "IMUTwin", dependencies: ["IMUBus", "IMUGeometry", "IMUDrivers", "IMUBoards"]),
@@ -86,7 +90,8 @@ let package = Package(
         ),
         .testTarget(name: "IMULinuxTests", dependencies: ["IMULinux", "IMUBus"]),
         .testTarget(name: "IMUDriversTests", dependencies: ["IMUDrivers", "IMUTwin", "IMUBus"]),
-        .testTarget(name: "IMUBoardsTests", dependencies: ["IMUBoards"]),
+        .testTarget(name: "IMUBoardsTests", dependencies: ["IMUBoards", "IMUConfigFile"]),
+        .testTarget(name: "IMUConfigFileTests", dependencies: ["IMUConfigFile"]),
         .testTarget(name: "IMUTwinTests", dependencies: ["IMUTwin", "IMUBus"]),
         .testTarget(name: "IMUCommandsTests", dependencies: ["IMUCommands", "imu"]),
         .testTarget(

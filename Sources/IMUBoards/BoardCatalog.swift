@@ -1,3 +1,4 @@
+import IMUConfigFile
 import Foundation
 
 /// Finds board files by name. Directories are searched in order and the first file with a

@@ -1,4 +1,5 @@
 import Foundation
+import IMUConfigFile
 import IMUDrivers
 import IMUGeometry
 import TOMLKit
@@ -8,12 +9,7 @@ extension BoardProfile {
     /// (`Boards/gy-521.toml` → `gy-521`). Throws `BoardProfileError` with the file, line and
     /// column of the first problem; a profile is never returned half-checked.
     public static func load(from path: String) throws(BoardProfileError) -> BoardProfile {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw BoardProfileError(file: path, line: 0, message: "cannot read the board file")
-        }
-        guard let text = String(data: data, encoding: .utf8) else {
-            throw BoardProfileError(file: path, line: 0, message: "the board file is not UTF-8 text")
-        }
+        let text = try readConfigurationText(path, what: "board file")
         let stem = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
         return try parse(text, name: stem, file: path)
     }
@@ -25,7 +21,7 @@ extension BoardProfile {
 }
 
 /// The schema (Boards/README.md) and its checks, in the order a reader meets them.
-struct BoardProfileDecoder {
+struct BoardProfileDecoder: TOMLSchemaDecoder {
     let text: String
     let file: String
     let locator: TOMLLocator
@@ -62,34 +58,10 @@ struct BoardProfileDecoder {
         "name": "a string like \"LPS25H pressure sensor\"",
     ]
 
-    // MARK: Errors
-
-    /// An error pointing at `key` in `table` (element `index`), or at the table, or line 1.
-    func error(_ message: String, key: String? = nil, table: String? = nil, index: Int? = nil) -> BoardProfileError {
-        let p = locator.best(key: key, in: table, index: index)
-        return BoardProfileError(file: file, line: p.line, column: p.column, message: message)
-    }
-
-    /// "in [[imu]] #2" style context for messages about array-of-tables elements.
-    func context(_ table: String?, _ index: Int?) -> String {
-        guard let table else { return "" }
-        if let index { return " in [[\(table)]] #\(index + 1)" }
-        return " in [\(table)]"
-    }
-
     // MARK: Decoding
 
     func decode(name: String) throws(BoardProfileError) -> BoardProfile {
-        let root: TOMLTable
-        do {
-            root = try TOMLTable(string: text)
-        } catch let e as TOMLParseError {
-            throw BoardProfileError(
-                file: file, line: e.source.begin.line, column: e.source.begin.column,
-                message: "TOML syntax error: \(e.description)")
-        } catch {
-            throw BoardProfileError(file: file, line: 1, message: "TOML syntax error: \(error)")
-        }
+        let root = try parseRoot(text)
 
         let kindText = try string(root, "kind", required: true)!
         guard let kind = BoardProfile.Kind(rawValue: kindText) else {
@@ -126,88 +98,6 @@ struct BoardProfileDecoder {
             try checkAddressesUnique(profile)
         }
         return profile
-    }
-
-    /// Unknown keys are refused (a typo must not silently become "not set"); the first one
-    /// in file order is reported, with the allowed keys and the nearest one.
-    func checkKeys(_ table: TOMLTable, allowed: [String], table tableName: String?, index: Int?, what: String) throws(BoardProfileError) {
-        let unknown = table.keys.filter { !allowed.contains($0) }
-        let first = unknown.min { a, b in
-            let pa = locator.best(key: a, in: tableName, index: index), pb = locator.best(key: b, in: tableName, index: index)
-            return (pa.line, pa.column) < (pb.line, pb.column)
-        }
-        guard let key = first else { return }
-        let place = tableName.map { index != nil ? "[[\($0)]]" : "[\($0)]" } ?? what
-        var message = "unknown key `\(key)` in \(place) (expected one of \(allowed.sorted().joined(separator: ", ")))"
-        if let near = ClosestName.suggestion(for: key, among: allowed) {
-            message += "; did you mean `\(near)`?"
-        }
-        throw error(message, key: key, table: tableName, index: index)
-    }
-
-    // MARK: Typed values
-
-    func mustBe(_ key: String, _ value: TOMLValueConvertible, table: String?, index: Int?) -> BoardProfileError {
-        let what = Self.expected[key] ?? "something else"
-        return error("`\(key)`\(context(table, index)) must be \(what), found \(describe(value))", key: key, table: table, index: index)
-    }
-
-    func describe(_ value: TOMLValueConvertible) -> String {
-        switch value.type {
-        case .string: return "the string \"\(value.string ?? "")\""
-        case .int: return "the integer \(value.int ?? 0)"
-        case .double: return "the number \(value.double ?? 0)"
-        case .bool: return "\(value.bool ?? false)"
-        case .array: return "an array"
-        case .table: return "a table"
-        default: return "a date or time"
-        }
-    }
-
-    func missing(_ key: String, table: String?, index: Int?) -> BoardProfileError {
-        let what = Self.expected[key] ?? "a value"
-        return error("missing required key `\(key)`\(context(table, index)) (\(what))", table: table, index: index)
-    }
-
-    func string(_ t: TOMLTable, _ key: String, required: Bool, table: String? = nil, index: Int? = nil) throws(BoardProfileError) -> String? {
-        guard let v = t[key] else {
-            if required { throw missing(key, table: table, index: index) }
-            return nil
-        }
-        guard let s = v.string else { throw mustBe(key, v, table: table, index: index) }
-        return s
-    }
-
-    func integer(_ t: TOMLTable, _ key: String, required: Bool, table: String? = nil, index: Int? = nil) throws(BoardProfileError) -> Int? {
-        guard let v = t[key] else {
-            if required { throw missing(key, table: table, index: index) }
-            return nil
-        }
-        guard v.type == .int, let i = v.int else { throw mustBe(key, v, table: table, index: index) }
-        return i
-    }
-
-    func stringArray(_ t: TOMLTable, _ key: String) throws(BoardProfileError) -> [String] {
-        guard let v = t[key] else { return [] }
-        guard let array = v.array else { throw mustBe(key, v, table: nil, index: nil) }
-        var result: [String] = []
-        for element in array {
-            guard let s = element.string else { throw mustBe(key, element, table: nil, index: nil) }
-            result.append(s)
-        }
-        return result
-    }
-
-    /// An array of tables (`[[imu]]`): each element, or [] when absent.
-    func tables(_ t: TOMLTable, _ key: String) throws(BoardProfileError) -> [TOMLTable] {
-        guard let v = t[key] else { return [] }
-        guard let array = v.array else { throw mustBe(key, v, table: nil, index: nil) }
-        var result: [TOMLTable] = []
-        for element in array {
-            guard let table = element.table else { throw mustBe(key, v, table: nil, index: nil) }
-            result.append(table)
-        }
-        return result
     }
 
     // MARK: Sections

@@ -1,10 +1,14 @@
 import Foundation
 
 /// Standard output with our own buffering: lines are collected and written in blocks when the
-/// output is a pipe or file (fast for CSV logs), and line by line on a terminal (live).
+/// output is a pipe or file (fast for CSV logs) but at least every `pipeLatency` seconds (a
+/// program reading the pipe sees samples live), and line by line on a terminal.
 struct LineOutput {
+    static let pipeLatency = 0.1
+
     private var buffer: [UInt8] = []
     private let interactive = isatty(STDOUT_FILENO) != 0
+    private var lastFlush = ProcessInfo.processInfo.systemUptime
 
     init() {
         buffer.reserveCapacity(1 << 16)
@@ -16,8 +20,10 @@ struct LineOutput {
         if buffer.count >= 1 << 15 { flush() }
     }
 
-    mutating func flushIfInteractive() {
-        if interactive { flush() }
+    /// Flushes on a terminal, and on a pipe when the last flush is `pipeLatency` old.
+    mutating func flushIfDue() {
+        guard !buffer.isEmpty else { return }
+        if interactive || ProcessInfo.processInfo.systemUptime - lastFlush >= Self.pipeLatency { flush() }
     }
 
     mutating func flush() {
@@ -32,6 +38,7 @@ struct LineOutput {
             offset += written
         }
         buffer.removeAll(keepingCapacity: true)
+        lastFlush = ProcessInfo.processInfo.systemUptime
     }
 }
 

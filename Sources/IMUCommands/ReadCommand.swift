@@ -70,6 +70,7 @@ struct ReadCommand: ParsableCommand {
             for (name, summary) in Hardware.scenarios { print(name.padding(20) + summary) }
             return
         }
+        StopSignal.install()
         let session = try Hardware.open(
             sim: sim, scenario: scenario, errors: errors, board: board, bus: bus, virtualTime: virtualTime)
         try SampleReader(session: session, rate: rate, count: count, format: format).run()

@@ -28,7 +28,6 @@ struct SampleReader {
         var output = LineOutput()
         for line in formatter.header(for: source) { output.write(line) }
 
-        StopSignal.install()
         var printed = 0
         var dropped = 0
         defer {
@@ -54,14 +53,14 @@ struct SampleReader {
                     batch.removeAll(keepingCapacity: true)
                     dropped += try driver.drainFIFO(into: &batch).dropped
                     for sample in batch where emit(sample) { return }
-                    output.flushIfInteractive()
+                    output.flushIfDue()
                 }
             } else {
                 let period = 1 / rate
                 var next = clock.now
                 while !StopSignal.isRequested {
                     if emit(try driver.readSample()) { return }
-                    output.flushIfInteractive()
+                    output.flushIfDue()
                     next += period
                     let wait = next - clock.now
                     if wait > 0 { clock.sleep(seconds: wait) } else { next = clock.now }

@@ -19,12 +19,6 @@ import Testing
         }
     }
 
-    @Test func farOffNamesGetNoSuggestion() {
-        #expect(ClosestName.suggestion(for: "toaster", among: ["sense-hat", "gy-521"]) == nil)
-        #expect(ClosestName.suggestion(for: "sense", among: ["sense-hat", "gy-521"]) == "sense-hat")
-        #expect(ClosestName.suggestion(for: "gy521", among: ["sense-hat", "gy-521", "gy-521-ad0-high"]) == "gy-521")
-    }
-
     @Test func earlierDirectoriesOverrideLaterOnes() throws {
         let path = try temporaryBoardFile("""
             title = "My GY-521"

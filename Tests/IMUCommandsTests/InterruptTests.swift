@@ -7,7 +7,9 @@ import Testing
     @Test("a stop signal during a real-time read: exit 0 within 2 s, complete lines", arguments: [SIGINT, SIGTERM])
     func stopSignalEndsReadCleanly(signal: Int32) async throws {
         let process = try IMUProcess(["read", "--sim", "--rate", "50", "--format", "csv"])
-        try await Task.sleep(for: .milliseconds(500))
+        // Signal once samples flow (the header's lines and a few rows), however slow the machine.
+        let reading = try await process.waitForOutput(lines: 10, within: 20)
+        #expect(reading, "imu read printed nothing to interrupt")
         process.send(signal)
         let result = try await process.finish(within: 2)
 

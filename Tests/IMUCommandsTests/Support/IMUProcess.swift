@@ -55,14 +55,30 @@ final class IMUProcess: @unchecked Sendable {
     }
 
     /// Reads on a thread of its own: blocking one of Dispatch's few worker threads (as many as
-    /// cores) per pipe would starve Swift concurrency's timers and other tests.
+    /// cores) per pipe would starve Swift concurrency's timers and other tests. Reads as the
+    /// output comes, so a test can wait for the first lines.
     private func readToEnd(_ handle: FileHandle, isStandardError: Bool) {
         readers.enter()
         Thread.detachNewThread { [self] in
-            let all = handle.readDataToEndOfFile()
-            output.withLock { if isStandardError { $0.stderr = all } else { $0.stdout = all } }
+            while true {
+                let chunk = handle.availableData
+                if chunk.isEmpty { break }
+                output.withLock { if isStandardError { $0.stderr.append(chunk) } else { $0.stdout.append(chunk) } }
+            }
             readers.leave()
         }
+    }
+
+    /// Waits until standard output holds at least `lines` complete lines (false after `seconds`).
+    func waitForOutput(lines: Int, within seconds: Double) async throws -> Bool {
+        let clock = ContinuousClock()
+        let deadline = clock.now + .milliseconds(Int(seconds * 1000))
+        while clock.now < deadline {
+            let count = output.withLock { $0.stdout.reduce(0) { $1 == 0x0A ? $0 + 1 : $0 } }
+            if count >= lines { return true }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        return false
     }
 
     /// Sends `signal` (SIGINT: what Ctrl-C sends) to the process.

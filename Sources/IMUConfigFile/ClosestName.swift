@@ -1,9 +1,9 @@
 /// "Did you mean …?" for a mistyped key or board name.
-enum ClosestName {
+public enum ClosestName {
     /// The candidate nearest to `word` by edit distance, if it is near enough to be a typo
     /// (at most a third of the word's length, and at least 2 edits allowed), or the only
     /// candidate that starts with `word` (`sense` → `sense-hat`).
-    static func suggestion(for word: String, among candidates: [String]) -> String? {
+    public static func suggestion(for word: String, among candidates: [String]) -> String? {
         let lower = word.lowercased()
         let scored = candidates.map { ($0, distance(lower, $0.lowercased())) }
         if let best = scored.min(by: { $0.1 < $1.1 || ($0.1 == $1.1 && $0.0 < $1.0) }),
@@ -15,7 +15,7 @@ enum ClosestName {
     }
 
     /// Levenshtein distance (insert, delete, substitute; each costs 1).
-    static func distance(_ a: String, _ b: String) -> Int {
+    public static func distance(_ a: String, _ b: String) -> Int {
         let a = Array(a), b = Array(b)
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }

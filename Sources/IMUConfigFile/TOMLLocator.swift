@@ -3,16 +3,16 @@
 ///
 /// TOMLKit gives source positions only for syntax errors, not for values, so this walks the
 /// text once and remembers where each table header and each key starts. It understands what
-/// board files use: `[table]`, `[[array-of-tables]]` (numbered from 0 in file order), bare,
+/// the project's files (boards, rules, calibration) use: `[table]`, `[[array-of-tables]]` (numbered from 0 in file order), bare,
 /// quoted and dotted keys, inline tables (`a = { b = 1 }` records `a.b`), values spanning
 /// lines (arrays, multi-line strings) and comments. It is only ever asked about text that
 /// toml++ has already accepted, so it does not validate anything itself.
-struct TOMLLocator: Sendable {
-    struct Position: Sendable, Equatable {
+public struct TOMLLocator: Sendable {
+    public struct Position: Sendable, Equatable {
         /// 1-based.
-        var line: Int
+        public var line: Int
         /// 1-based, in characters.
-        var column: Int
+        public var column: Int
     }
 
     /// Where `[table]` or `[[table]]` number `index` begins.
@@ -26,26 +26,26 @@ struct TOMLLocator: Sendable {
         var key: String     // "" for a header
     }
 
-    init(text: String) {
+    public init(text: String) {
         var scanner = Scanner(locator: self)
         scanner.scan(text)
         self = scanner.locator
     }
 
     /// The header of `[table]` (index nil) or of the `index`-th `[[table]]` (from 0).
-    func header(_ table: String, index: Int? = nil) -> Position? {
+    public func header(_ table: String, index: Int? = nil) -> Position? {
         headers[Slot(table: table, index: index, key: "")]
     }
 
     /// Where `key` (a dotted path such as `mounting` or `a.b`) is defined in `table` (nil or
     /// "" for the root), in its `index`-th element if the table is an array of tables.
-    func key(_ key: String, in table: String? = nil, index: Int? = nil) -> Position? {
+    public func key(_ key: String, in table: String? = nil, index: Int? = nil) -> Position? {
         keys[Slot(table: table ?? "", index: index, key: key)]
     }
 
     /// The key if it is there, else its table's header, else the top of the file: the best
     /// place to point at for "missing" or "wrong" things.
-    func best(key: String?, in table: String? = nil, index: Int? = nil) -> Position {
+    public func best(key: String?, in table: String? = nil, index: Int? = nil) -> Position {
         if let key, let p = self.key(key, in: table, index: index) { return p }
         if let table, !table.isEmpty, let p = header(table, index: index) { return p }
         return Position(line: 1, column: 1)

@@ -1,5 +1,5 @@
 import Testing
-@testable import IMUBoards
+@testable import IMUConfigFile
 
 @Suite struct TOMLLocationTests {
     let text = """

@@ -1,0 +1,148 @@
+import Foundation
+import TOMLKit
+
+/// What every checked TOML file shares: the text is parsed once (syntax errors keep toml++'s
+/// position), then a decoder walks its schema and every problem is reported at the line and
+/// column of the key it concerns, with what was expected. A decoder conforms by naming its file,
+/// its locator and how each key's value should look; the checks come with the protocol.
+public protocol TOMLSchemaDecoder {
+    /// The file's path, for messages.
+    var file: String { get }
+    var locator: TOMLLocator { get }
+    /// How each key's value should look, for "must be …" messages: `"address": "an integer like 0x68"`.
+    static var expected: [String: String] { get }
+}
+
+/// Reads a configuration file as UTF-8 text; errors name the file.
+public func readConfigurationText(_ path: String, what: String) throws(ConfigFileError) -> String {
+    guard let data = FileManager.default.contents(atPath: path) else {
+        throw ConfigFileError(file: path, line: 0, message: "cannot read the \(what)")
+    }
+    guard let text = String(data: data, encoding: .utf8) else {
+        throw ConfigFileError(file: path, line: 0, message: "the \(what) is not UTF-8 text")
+    }
+    return text
+}
+
+extension TOMLSchemaDecoder {
+    /// The root table of `text`, or a syntax error at toml++'s position.
+    public func parseRoot(_ text: String) throws(ConfigFileError) -> TOMLTable {
+        do {
+            return try TOMLTable(string: text)
+        } catch let e as TOMLParseError {
+            throw ConfigFileError(
+                file: file, line: e.source.begin.line, column: e.source.begin.column,
+                message: "TOML syntax error: \(e.description)")
+        } catch {
+            throw ConfigFileError(file: file, line: 1, message: "TOML syntax error: \(error)")
+        }
+    }
+
+    /// An error pointing at `key` in `table` (element `index`), or at the table, or line 1.
+    public func error(_ message: String, key: String? = nil, table: String? = nil, index: Int? = nil) -> ConfigFileError {
+        let p = locator.best(key: key, in: table, index: index)
+        return ConfigFileError(file: file, line: p.line, column: p.column, message: message)
+    }
+
+    /// "in [[imu]] #2" style context for messages about array-of-tables elements.
+    public func context(_ table: String?, _ index: Int?) -> String {
+        guard let table else { return "" }
+        if let index { return " in [[\(table)]] #\(index + 1)" }
+        return " in [\(table)]"
+    }
+
+    /// Unknown keys are refused (a typo must not silently become "not set"); the first one
+    /// in file order is reported, with the allowed keys and the nearest one.
+    public func checkKeys(_ table: TOMLTable, allowed: [String], table tableName: String?, index: Int?, what: String) throws(ConfigFileError) {
+        let unknown = table.keys.filter { !allowed.contains($0) }
+        let first = unknown.min { a, b in
+            let pa = locator.best(key: a, in: tableName, index: index), pb = locator.best(key: b, in: tableName, index: index)
+            return (pa.line, pa.column) < (pb.line, pb.column)
+        }
+        guard let key = first else { return }
+        let place = tableName.map { index != nil ? "[[\($0)]]" : "[\($0)]" } ?? what
+        var message = "unknown key `\(key)` in \(place) (expected one of \(allowed.sorted().joined(separator: ", ")))"
+        if let near = ClosestName.suggestion(for: key, among: allowed) {
+            message += "; did you mean `\(near)`?"
+        }
+        throw error(message, key: key, table: tableName, index: index)
+    }
+
+    public func mustBe(_ key: String, _ value: TOMLValueConvertible, table: String?, index: Int?) -> ConfigFileError {
+        let what = Self.expected[key] ?? "something else"
+        return error("`\(key)`\(context(table, index)) must be \(what), found \(describe(value))", key: key, table: table, index: index)
+    }
+
+    public func describe(_ value: TOMLValueConvertible) -> String {
+        switch value.type {
+        case .string: return "the string \"\(value.string ?? "")\""
+        case .int: return "the integer \(value.int ?? 0)"
+        case .double: return "the number \(value.double ?? 0)"
+        case .bool: return "\(value.bool ?? false)"
+        case .array: return "an array"
+        case .table: return "a table"
+        default: return "a date or time"
+        }
+    }
+
+    public func missing(_ key: String, table: String?, index: Int?) -> ConfigFileError {
+        let what = Self.expected[key] ?? "a value"
+        return error("missing required key `\(key)`\(context(table, index)) (\(what))", table: table, index: index)
+    }
+
+    public func string(_ t: TOMLTable, _ key: String, required: Bool, table: String? = nil, index: Int? = nil) throws(ConfigFileError) -> String? {
+        guard let v = t[key] else {
+            if required { throw missing(key, table: table, index: index) }
+            return nil
+        }
+        guard let s = v.string else { throw mustBe(key, v, table: table, index: index) }
+        return s
+    }
+
+    public func integer(_ t: TOMLTable, _ key: String, required: Bool, table: String? = nil, index: Int? = nil) throws(ConfigFileError) -> Int? {
+        guard let v = t[key] else {
+            if required { throw missing(key, table: table, index: index) }
+            return nil
+        }
+        guard v.type == .int, let i = v.int else { throw mustBe(key, v, table: table, index: index) }
+        return i
+    }
+
+    /// A number written as an integer or a float.
+    public func number(_ t: TOMLTable, _ key: String, required: Bool, table: String? = nil, index: Int? = nil) throws(ConfigFileError) -> Double? {
+        guard let v = t[key] else {
+            if required { throw missing(key, table: table, index: index) }
+            return nil
+        }
+        switch v.type {
+        case .int: return Double(v.int ?? 0)
+        case .double:
+            guard let d = v.double, d.isFinite else { throw mustBe(key, v, table: table, index: index) }
+            return d
+        default: throw mustBe(key, v, table: table, index: index)
+        }
+    }
+
+    public func stringArray(_ t: TOMLTable, _ key: String, table: String? = nil, index: Int? = nil) throws(ConfigFileError) -> [String] {
+        guard let v = t[key] else { return [] }
+        guard let array = v.array else { throw mustBe(key, v, table: table, index: index) }
+        var result: [String] = []
+        for element in array {
+            guard let s = element.string else { throw mustBe(key, element, table: table, index: index) }
+            result.append(s)
+        }
+        return result
+    }
+
+    /// An array of tables (`[[imu]]`): each element, or [] when absent.
+    public func tables(_ t: TOMLTable, _ key: String) throws(ConfigFileError) -> [TOMLTable] {
+        guard let v = t[key] else { return [] }
+        guard let array = v.array else { throw mustBe(key, v, table: nil, index: nil) }
+        var result: [TOMLTable] = []
+        for element in array {
+            guard let table = element.table else { throw mustBe(key, v, table: nil, index: nil) }
+            result.append(table)
+        }
+        return result
+    }
+}
