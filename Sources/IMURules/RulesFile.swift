@@ -1,0 +1,196 @@
+import IMUConfigFile
+import IMUEvents
+import TOMLKit
+
+/// A rules file (`/etc/imu/rules.toml`): every rule checked at load time, so a mistake is an
+/// error with file:line and what was expected, never a rule that silently does nothing.
+///
+/// ```toml
+/// [[rule]]
+/// name = "relay on shake"
+/// on = "shake"              # shake | orientation | slap | heading
+/// phase = "ended"           # shake: began | ended | cancelled (default: ended)
+/// cooldown-ms = 500
+///
+///   [[rule.action]]
+///   gpio-pin = 11           # a header pin of the board; or gpio-line = "GPIO17"
+///   set = "toggle"          # high | low | toggle | pulse
+///
+///   [[rule.action]]
+///   command = ["/usr/bin/logger", "-t", "imu", "shaken"]
+///   timeout-ms = 2000
+/// ```
+public struct RulesFile: Sendable, Equatable {
+    public var rules: [Rule]
+
+    /// Reads and checks `path`. `headerPins` are the pins the board has (pin → line); a rule
+    /// naming another pin is refused. nil: pins are not checked (no board known).
+    public static func load(from path: String, headerPins: Set<Int>?) throws(ConfigFileError) -> RulesFile {
+        try parse(try readConfigurationText(path, what: "rules file"), file: path, headerPins: headerPins)
+    }
+
+    public static func parse(_ text: String, file: String, headerPins: Set<Int>?) throws(ConfigFileError) -> RulesFile {
+        try RulesDecoder(text: text, file: file, headerPins: headerPins).decode()
+    }
+}
+
+struct RulesDecoder: TOMLSchemaDecoder {
+    let text: String
+    let file: String
+    let locator: TOMLLocator
+    let headerPins: Set<Int>?
+
+    init(text: String, file: String, headerPins: Set<Int>?) {
+        self.text = text
+        self.file = file
+        self.locator = TOMLLocator(text: text)
+        self.headerPins = headerPins
+    }
+
+    static let ruleKeys = ["name", "on", "phase", "orientation", "direction", "cooldown-ms", "action"]
+    static let actionKeys = ["gpio-pin", "gpio-line", "set", "pulse-ms", "command", "timeout-ms"]
+    static let events = ["shake", "orientation", "slap", "heading"]
+    static let levels = ["high", "low", "toggle", "pulse"]
+
+    static let expected: [String: String] = [
+        "rule": "an array of tables, written [[rule]]",
+        "name": "a string like \"relay on shake\"",
+        "on": "one of \"shake\", \"orientation\", \"slap\", \"heading\"",
+        "phase": "one of \"began\", \"ended\", \"cancelled\"",
+        "orientation": "one of " + DeviceOrientation.allCases.filter { $0 != .unknown }.map { "\"\($0.rawValue)\"" }.joined(separator: ", "),
+        "direction": "\"left\" or \"right\"",
+        "cooldown-ms": "a whole number of milliseconds like 500",
+        "action": "an array of tables, written [[rule.action]]",
+        "gpio-pin": "a header pin number like 11",
+        "gpio-line": "a GPIO line name like \"GPIO17\"",
+        "set": "one of \"high\", \"low\", \"toggle\", \"pulse\"",
+        "pulse-ms": "a whole number of milliseconds like 200",
+        "command": "an array of strings: the program and its arguments, like [\"/usr/bin/logger\", \"shaken\"]",
+        "timeout-ms": "a whole number of milliseconds like 2000",
+    ]
+
+    func decode() throws(ConfigFileError) -> RulesFile {
+        let root = try parseRoot(text)
+        try checkKeys(root, allowed: ["rule"], table: nil, index: nil, what: "a rules file")
+        var rules: [Rule] = []
+        var actionIndex = 0  // [[rule.action]] elements are numbered across the whole file
+        for (index, table) in try tables(root, "rule").enumerated() {
+            rules.append(try rule(table, index: index, actionIndex: &actionIndex))
+        }
+        if rules.isEmpty { throw error("a rules file needs at least one [[rule]] (name, on, and its [[rule.action]])") }
+        return RulesFile(rules: rules)
+    }
+
+    func rule(_ t: TOMLTable, index: Int, actionIndex: inout Int) throws(ConfigFileError) -> Rule {
+        try checkKeys(t, allowed: Self.ruleKeys, table: "rule", index: index, what: "[[rule]]")
+        let name = try string(t, "name", required: true, table: "rule", index: index)!
+        let on = try string(t, "on", required: true, table: "rule", index: index)!
+        // Keys that belong to another kind of event are mistakes, not decoration.
+        let own: [String: String] = ["shake": "phase", "orientation": "orientation", "slap": "direction"]
+        for key in ["phase", "orientation", "direction"] where t[key] != nil && own[on] != key {
+            throw error("`\(key)` does not apply to \(on) events in rule \"\(name)\"", key: key, table: "rule", index: index)
+        }
+        let trigger: Trigger
+        switch on {
+        case "shake":
+            let text = try string(t, "phase", required: false, table: "rule", index: index) ?? "ended"
+            guard let phase = ShakePhase(rawValue: text) else { throw mustBe("phase", t["phase"]!, table: "rule", index: index) }
+            trigger = .shake(phase: phase)
+        case "orientation":
+            let text = try string(t, "orientation", required: false, table: "rule", index: index)
+            let orientation = text.flatMap(DeviceOrientation.init(rawValue:))
+            if text != nil && (orientation == nil || orientation == .unknown) {
+                throw mustBe("orientation", t["orientation"]!, table: "rule", index: index)
+            }
+            trigger = .orientation(orientation)
+        case "slap":
+            let text = try string(t, "direction", required: false, table: "rule", index: index)
+            let direction = text.flatMap(SlapDirection.init(rawValue:))
+            if text != nil && direction == nil { throw mustBe("direction", t["direction"]!, table: "rule", index: index) }
+            trigger = .slap(direction)
+        case "heading":
+            trigger = .heading
+        default:
+            var message = "`on` in rule \"\(name)\" must be \(Self.expected["on"]!), found \"\(on)\""
+            if let near = ClosestName.suggestion(for: on, among: Self.events) { message += "; did you mean \"\(near)\"?" }
+            throw error(message, key: "on", table: "rule", index: index)
+        }
+        let cooldown = try milliseconds(t, "cooldown-ms", table: "rule", index: index) ?? 0
+
+        var actions: [Action] = []
+        for actionTable in try tables(t, "action") {
+            actions.append(try action(actionTable, index: actionIndex, rule: name))
+            actionIndex += 1
+        }
+        if actions.isEmpty {
+            throw error("rule \"\(name)\" has no [[rule.action]]: say what it should do (a GPIO pin or a command)", table: "rule", index: index)
+        }
+        let line = locator.header("rule", index: index)?.line ?? 0
+        return Rule(name: name, trigger: trigger, actions: actions, cooldown: Double(cooldown) / 1000, line: line)
+    }
+
+    func action(_ t: TOMLTable, index: Int, rule: String) throws(ConfigFileError) -> Action {
+        let table = "rule.action"
+        try checkKeys(t, allowed: Self.actionKeys, table: table, index: index, what: "[[rule.action]]")
+        let gpioKeys = ["gpio-pin", "gpio-line", "set", "pulse-ms"].filter { t[$0] != nil }
+        let commandKeys = ["command", "timeout-ms"].filter { t[$0] != nil }
+        if !gpioKeys.isEmpty && !commandKeys.isEmpty {
+            throw error("an action of rule \"\(rule)\" is either a GPIO line (gpio-pin/gpio-line, set) or a command, not both", key: commandKeys[0], table: table, index: index)
+        }
+        if !commandKeys.isEmpty {
+            let arguments = try stringArray(t, "command", table: table, index: index)
+            guard let program = arguments.first else {
+                throw error("`command` in rule \"\(rule)\" must name a program: \(Self.expected["command"]!)", key: "command", table: table, index: index)
+            }
+            guard program.hasPrefix("/") else {
+                throw error("`command` in rule \"\(rule)\" must start with an absolute path (it runs without a shell or PATH search), found \"\(program)\"", key: "command", table: table, index: index)
+            }
+            let timeout = try milliseconds(t, "timeout-ms", table: table, index: index) ?? 10_000
+            return .command(arguments: arguments, timeout: Double(timeout) / 1000)
+        }
+
+        let target: GPIOTarget
+        switch (t["gpio-pin"], t["gpio-line"]) {
+        case (nil, nil):
+            throw error("an action of rule \"\(rule)\" needs `gpio-pin`, `gpio-line` or `command`", table: table, index: index)
+        case (.some, .some):
+            throw error("an action of rule \"\(rule)\" names both `gpio-pin` and `gpio-line`; keep one", key: "gpio-line", table: table, index: index)
+        case (.some, nil):
+            let pin = try integer(t, "gpio-pin", required: true, table: table, index: index)!
+            if let headerPins, !headerPins.contains(pin) {
+                let usable = headerPins.sorted().map(String.init).joined(separator: ", ")
+                throw error("header pin \(pin) in rule \"\(rule)\" is not a GPIO pin of this board (GPIO pins: \(usable))", key: "gpio-pin", table: table, index: index)
+            }
+            target = .headerPin(pin)
+        case (nil, .some):
+            target = .lineName(try string(t, "gpio-line", required: true, table: table, index: index)!)
+        }
+        let level = try string(t, "set", required: true, table: table, index: index)!
+        let operation: GPIOOperation
+        switch level {
+        case "high": operation = .setHigh
+        case "low": operation = .setLow
+        case "toggle": operation = .toggle
+        case "pulse":
+            guard let length = try milliseconds(t, "pulse-ms", table: table, index: index), length > 0 else {
+                throw error("`set = \"pulse\"` in rule \"\(rule)\" needs `pulse-ms` (\(Self.expected["pulse-ms"]!))", key: "set", table: table, index: index)
+            }
+            operation = .pulse(milliseconds: length)
+        default:
+            throw mustBe("set", t["set"]!, table: table, index: index)
+        }
+        if t["pulse-ms"] != nil && level != "pulse" {
+            throw error("`pulse-ms` only applies to `set = \"pulse\"` in rule \"\(rule)\"", key: "pulse-ms", table: table, index: index)
+        }
+        return .gpio(target, operation)
+    }
+
+    /// A non-negative whole number of milliseconds, at most an hour.
+    func milliseconds(_ t: TOMLTable, _ key: String, table: String, index: Int) throws(ConfigFileError) -> Int? {
+        guard let value = try integer(t, key, required: false, table: table, index: index) else { return nil }
+        guard value >= 0 && value <= 3_600_000 else {
+            throw error("`\(key)` must be between 0 and 3600000 milliseconds, found \(value)", key: key, table: table, index: index)
+        }
+        return value
+    }
+}

@@ -1,0 +1,137 @@
+import IMUConfigFile
+import IMUEvents
+import Testing
+@testable import IMURules
+
+@Suite struct RulesFileTests {
+    let pins: Set<Int> = [7, 11, 12, 13]
+
+    func parse(_ text: String) throws(ConfigFileError) -> RulesFile {
+        try RulesFile.parse(text, file: "rules.toml", headerPins: pins)
+    }
+
+    /// The first error's "file:line: message", for checking where it points.
+    func failure(_ text: String) -> String {
+        do {
+            _ = try parse(text)
+            return "no error"
+        } catch {
+            return error.description
+        }
+    }
+
+    @Test func aFileWithEveryKindOfRuleLoads() throws {
+        let file = try parse("""
+            [[rule]]
+            name = "relay on shake"
+            on = "shake"
+            cooldown-ms = 500
+              [[rule.action]]
+              gpio-pin = 11
+              set = "toggle"
+              [[rule.action]]
+              command = ["/usr/bin/logger", "-t", "imu", "shaken"]
+              timeout-ms = 2000
+
+            [[rule]]
+            name = "lights off face down"
+            on = "orientation"
+            orientation = "faceDown"
+              [[rule.action]]
+              gpio-line = "GPIO27"
+              set = "pulse"
+              pulse-ms = 200
+
+            [[rule]]
+            name = "next page"
+            on = "slap"
+            direction = "right"
+              [[rule.action]]
+              gpio-pin = 7
+              set = "high"
+            """)
+        #expect(file.rules.count == 3)
+        #expect(file.rules[0] == Rule(
+            name: "relay on shake", trigger: .shake(phase: .ended),
+            actions: [.gpio(.headerPin(11), .toggle), .command(arguments: ["/usr/bin/logger", "-t", "imu", "shaken"], timeout: 2)],
+            cooldown: 0.5, line: 1))
+        #expect(file.rules[1].trigger == .orientation(.faceDown))
+        #expect(file.rules[1].actions == [.gpio(.lineName("GPIO27"), .pulse(milliseconds: 200))])
+        #expect(file.rules[2].trigger == .slap(.right) && file.rules[2].line == 21)
+    }
+
+    @Test func aPinTheBoardDoesNotHaveIsAnErrorAtItsLine() {
+        let text = failure("""
+            [[rule]]
+            name = "relay"
+            on = "shake"
+              [[rule.action]]
+              gpio-pin = 2
+              set = "high"
+            """)
+        #expect(text.hasPrefix("rules.toml:5:"))
+        #expect(text.contains("header pin 2") && text.contains("GPIO pins: 7, 11, 12, 13"))
+    }
+
+    @Test func anUnknownEventSuggestsTheNearestOne() {
+        let text = failure("""
+            [[rule]]
+            name = "oops"
+            on = "shkae"
+              [[rule.action]]
+              gpio-pin = 7
+              set = "high"
+            """)
+        #expect(text.hasPrefix("rules.toml:3:"))
+        #expect(text.contains("did you mean \"shake\""))
+    }
+
+    @Test func aTypoInAKeyIsRefused() {
+        let text = failure("""
+            [[rule]]
+            name = "r"
+            on = "shake"
+            cooldwn-ms = 100
+              [[rule.action]]
+              gpio-pin = 7
+              set = "high"
+            """)
+        #expect(text.hasPrefix("rules.toml:4:") && text.contains("did you mean `cooldown-ms`"))
+    }
+
+    @Test func errorsInALaterRulesActionPointAtThatAction() {
+        let text = failure("""
+            [[rule]]
+            name = "a"
+            on = "shake"
+              [[rule.action]]
+              gpio-pin = 7
+              set = "high"
+
+            [[rule]]
+            name = "b"
+            on = "slap"
+              [[rule.action]]
+              gpio-pin = 11
+              set = "sideways"
+            """)
+        #expect(text.hasPrefix("rules.toml:13:"), "\(text)")
+        #expect(text.contains("`set`") && text.contains("\"sideways\""))
+    }
+
+    @Test func refusedMistakes() {
+        #expect(failure("") .contains("at least one [[rule]]"))
+        #expect(failure("[[rule]]\nname = \"x\"\non = \"shake\"\n").contains("has no [[rule.action]]"))
+        #expect(failure("[[rule]]\nname = \"x\"\non = \"slap\"\nphase = \"began\"\n[[rule.action]]\ngpio-pin = 7\nset = \"high\"\n")
+            .contains("`phase` does not apply to slap events"))
+        #expect(failure("[[rule]]\nname = \"x\"\non = \"shake\"\n[[rule.action]]\ncommand = [\"logger\"]\n")
+            .contains("absolute path"))
+        #expect(failure("[[rule]]\nname = \"x\"\non = \"shake\"\n[[rule.action]]\ngpio-pin = 7\nset = \"pulse\"\n")
+            .contains("needs `pulse-ms`"))
+        #expect(failure("[[rule]]\nname = \"x\"\non = \"shake\"\n[[rule.action]]\ngpio-pin = 7\nset = \"high\"\ncommand = [\"/bin/true\"]\n")
+            .contains("not both"))
+        #expect(failure("[[rule]]\nname = \"x\"\non = \"shake\"\ncooldown-ms = -5\n[[rule.action]]\ngpio-pin = 7\nset = \"high\"\n")
+            .contains("between 0 and 3600000"))
+        #expect(failure("[[rule]]\nname = \"x\"\non = \"shake\"\n[[rule.action]\n").hasPrefix("rules.toml:4:"))
+    }
+}
