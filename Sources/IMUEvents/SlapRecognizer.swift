@@ -12,6 +12,11 @@ public struct SlapEvent: Sendable, Equatable {
     public var direction: SlapDirection
     /// When the stop was felt (s).
     public var timestamp: Double
+
+    public init(direction: SlapDirection, timestamp: Double) {
+        self.direction = direction
+        self.timestamp = timestamp
+    }
 }
 
 /// Recognises a slap into an open hand: the device is swung sideways (x) and stopped hard. The
