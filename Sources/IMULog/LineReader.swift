@@ -85,7 +85,11 @@ final class LineReader {
     private func makeLine(upTo end: Int, terminated: Bool) -> Line {
         var end = end
         if end > start, buffer[end - 1] == UInt8(ascii: "\r") { end -= 1 }
+        var begin = start
+        // A byte-order mark, which some Windows editors put at the start of a file saved as UTF-8,
+        // would otherwise make the first column name "\u{FEFF}t".
+        if number == 0, buffer[begin..<end].starts(with: [0xEF, 0xBB, 0xBF]) { begin += 3 }
         number += 1
-        return Line(text: String(decoding: buffer[start..<end], as: UTF8.self), number: number, terminated: terminated)
+        return Line(text: String(decoding: buffer[begin..<end], as: UTF8.self), number: number, terminated: terminated)
     }
 }

@@ -64,6 +64,13 @@ import Testing
         #expect(log.report.rows == 4)
     }
 
+    @Test("a UTF-8 byte-order mark before the header is not part of the first column's name")
+    func byteOrderMark() throws {
+        let log = try ReplayLog.parse("\u{FEFF}\(Self.header)\n0.0,0,0,-1,0,0,0,,,,\n")
+        #expect(log.columnNames.first == "t")
+        #expect(log.samples.count == 1)
+    }
+
     @Test("CRLF line endings, blank lines, spaces around fields and # lines between rows are accepted")
     func tolerantLayout() throws {
         let text = "# chip: x\r\n\(Self.header)\r\n0.0, 0, 0, -1, 0, 0, 0,,,,\r\n\r\n# pause\r\n0.1,0,0,-1,0,0,0,,,,\r\n"
