@@ -1,0 +1,126 @@
+#!/usr/bin/env bash
+# The BROAD table and the speed ratio against VQF (issue 3, "Benchmarks"):
+#   1. VQF 2.1.2 (PyPI), default parameters, 9D and 6D, on every trial in ../shared/datasets/broad,
+#      scored with the BROAD metric in this run (Scripts/broad_vqf.py);
+#   2. the project's filter on the same trials through `imu bench broad --dataset DIR --json`;
+#   3. the per-trial table of both, the means, and the dataset README's published VQF figures;
+#   4. VQF's C++ (shipped inside the PyPI package) built with g++ -O2 and timed per 9D update on
+#      trial 07 (Scripts/vqf-timing.cpp), then `imu bench fusion --input` on the same samples as
+#      a replay CSV, and the ratio ours / VQF.
+# Where `imu bench broad` or `imu bench fusion` does not exist yet, VQF's side is printed and
+# ours is said to be missing; nothing is made up. Exits 0 when the dataset is absent.
+#
+# JSON the two `imu` subcommands print on stdout (the contract this script reads):
+#
+#   imu bench broad --dataset DIR --json
+#     {"trials": [{"name": "02_undisturbed_slow_rotation_B",   # file name without .csv
+#                  "samples": 53240,                          # rows in the file
+#                  "total_deg": 1.41, "heading_deg": 1.30,    # 9D, BROAD metric (RMSE, degrees)
+#                  "inclination_deg": 0.45,
+#                  "inclination_6d_deg": 0.44},               # 6D run (no magnetometer)
+#                 … one object per .csv in DIR …],
+#      "mean_total_deg": …, "mean_heading_deg": …, "mean_inclination_deg": …,
+#      "mean_inclination_6d_deg": …}
+#     Required: every trial in DIR, with name and the four *_deg keys (the script computes the
+#     means itself from the trials, the same way for both filters). One fixed parameter set;
+#     the filter starts at each file's first row; metric as IMULog.BROADMetric.
+#
+#   imu bench fusion --input LOG.csv --json
+#     {"ns_per_update": 61.5, "updates": 52518, "total_seconds": 0.00323}
+#     ns_per_update (key exactly that) is the 9D fixed-point update's time per sample, best pass,
+#     excluding reading and parsing the log.
+#
+# Needs: python3 with venv, g++, swift. Caches (gitignored) in .build-broad/: the venv with vqf
+# and numpy, the compiled harness, the replay CSV of trial 07, and each step's JSON.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+dataset=../shared/datasets/broad
+if [ ! -d "$dataset" ]; then
+    echo "bench-broad: $dataset is absent (BROAD trials are never in the repository): skipped"
+    exit 0
+fi
+dataset=$(cd "$dataset" && pwd)
+cache=.build-broad
+timing_trial=07_undisturbed_fast_rotation_B
+mkdir -p "$cache"
+
+echo "== VQF 2.1.2 and numpy (venv in $cache/venv)"
+if [ ! -x "$cache/venv/bin/python" ]; then
+    python3 -m venv "$cache/venv"
+fi
+python=$cache/venv/bin/python
+# Reinstall only when the pinned version is not what the venv has, so reruns need no network.
+if ! "$python" -c 'import importlib.metadata as m, numpy; assert m.version("vqf") == "2.1.2"' 2>/dev/null; then
+    "$python" -m pip install --quiet "vqf==2.1.2" numpy
+fi
+
+echo "== VQF on every trial (9D and 6D, default parameters)"
+"$python" Scripts/broad_vqf.py vqf "$dataset" "$cache/vqf.json"
+
+echo "== imu (release build)"
+# The benchmarks time optimised code; reuses .build/release, so only the first build is slow.
+if ! swift build -c release --product imu >"$cache/swift-build.log" 2>&1; then
+    tail -n 30 "$cache/swift-build.log" >&2
+    echo "bench-broad: the release build of imu failed (log: $cache/swift-build.log)" >&2
+    exit 1
+fi
+tail -n 1 "$cache/swift-build.log"
+imu=.build/release/imu
+
+# Runs `imu ARGS…` into $cache/NAME.json. Returns 0 when it worked; 1 when imu rejects the
+# command line (ArgumentParser's usage error, exit 64: "Unexpected argument 'bench'", "Unknown
+# option '--dataset'", …), i.e. the subcommand is not there yet, after printing imu's own words
+# so a misspelt option cannot pass for a missing command; and stops the script on any other
+# failure: a subcommand that exists and fails is a bug to see, not a gap.
+run_imu() {
+    local name=$1
+    shift
+    local status=0
+    "$imu" "$@" >"$cache/$name.json" 2>"$cache/$name.err" || status=$?
+    if [ "$status" -eq 0 ]; then
+        return 0
+    fi
+    if [ "$status" -eq 64 ] && grep -qiE "unexpected argument|unknown|not a valid subcommand" "$cache/$name.err"; then
+        echo "bench-broad: imu $1 $2: $(head -n 1 "$cache/$name.err")"
+        return 1
+    fi
+    echo "bench-broad: imu $* failed (exit $status):" >&2
+    cat "$cache/$name.err" >&2
+    exit 1
+}
+
+echo "== ours: imu bench broad --dataset $dataset --json"
+ours_json=()
+if run_imu ours-broad bench broad --dataset "$dataset" --json; then
+    ours_json=("$cache/ours-broad.json")
+else
+    echo "bench-broad: 'imu bench broad' is not implemented yet: our side of the table is missing (shown as –)"
+fi
+
+echo
+echo "== BROAD: RMSE over movement phases, degrees (D. Laidig, M. Caruso, A. Cereatti, T. Seel, Data 6(7), 2021, CC BY 4.0)"
+"$python" Scripts/broad_vqf.py table "$dataset" "$cache/vqf.json" "${ours_json[@]}"
+
+echo
+echo "== speed: one 9D update, trial $timing_trial, best of 5 passes"
+vqf_cpp=$("$python" -c 'import vqf; print(vqf.get_cpp_path())')
+# VQF's own sources, unchanged, in double precision (its default); -O2 as in the dataset README.
+g++ -O2 -std=c++17 -I "$vqf_cpp" -o "$cache/vqf-timing" Scripts/vqf-timing.cpp "$vqf_cpp/vqf.cpp"
+"$cache/vqf-timing" "$dataset/$timing_trial.csv" >"$cache/vqf-timing.json"
+vqf_ns=$("$python" -c 'import json,sys; print(json.load(open(sys.argv[1]))["ns_per_update"])' "$cache/vqf-timing.json")
+echo "VQF C++ (g++ -O2): $vqf_ns ns per 9D update"
+
+# The same samples in the project's own log format, which is what `imu bench fusion` reads.
+"$python" Scripts/broad_vqf.py replay-csv "$dataset/$timing_trial.csv" "$cache/$timing_trial.replay.csv"
+if run_imu ours-fusion bench fusion --input "$cache/$timing_trial.replay.csv" --json; then
+    "$python" - "$cache/ours-fusion.json" "$vqf_ns" <<'EOF'
+import json, sys
+ours = json.load(open(sys.argv[1]))["ns_per_update"]
+vqf = float(sys.argv[2])
+print(f"ours (imu bench fusion): {ours:.1f} ns per 9D update")
+print(f"ratio ours / VQF: {ours / vqf:.3f} (goal ≤ 0.200)")
+EOF
+else
+    echo "bench-broad: 'imu bench fusion' is not implemented yet: our time and the ratio are missing"
+fi

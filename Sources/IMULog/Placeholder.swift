@@ -1,1 +1,0 @@
-// Log reading (filled in by the log work).
