@@ -1,0 +1,43 @@
+import IMUDrivers
+import IMUGeometry
+
+/// Samples in, device motion out: the fusion filter's estimate turned into the requested
+/// reference frame, with the heading where the frame has one. Pure bookkeeping around a filter;
+/// the same pipeline serves live streams and replays.
+public struct DeviceMotionPipeline<Filter: FusionFilter> {
+    public private(set) var filter: Filter
+    private var frame: FrameConversion
+    private var lastTimestamp: Double?
+    /// The longest gap treated as continuous; after a longer one the filter starts over (a
+    /// paused log or a replugged chip must not be integrated across).
+    public var maximumGap = 1.0
+    public var headingOrientation = HeadingOrientation.portrait
+
+    public init(filter: Filter, frame: FrameConversion) {
+        self.filter = filter
+        self.frame = frame
+    }
+
+    public var referenceFrame: ReferenceFrame { frame.frame }
+
+    /// Feeds one sample (device axes, calibrated); nil while the filter warms up.
+    public mutating func update(_ sample: MotionSample) -> DeviceMotion? {
+        let dt: Double
+        if let last = lastTimestamp {
+            dt = sample.timestamp - last
+            guard dt > 0 else { return nil }  // a duplicate or backward timestamp adds nothing
+            if dt > maximumGap { filter.reset() }
+        } else {
+            dt = 0
+        }
+        lastTimestamp = sample.timestamp
+        guard let estimate = filter.update(sample, dt: min(dt, maximumGap)) else { return nil }
+        let attitude = frame.attitude(from: estimate.attitude)
+        let northFrame = attitude.referenceFrame == .xMagneticNorthZVertical || attitude.referenceFrame == .xTrueNorthZVertical
+        return DeviceMotion(
+            timestamp: sample.timestamp, attitude: attitude, rotationRate: estimate.rotationRate,
+            gravity: estimate.gravity, userAcceleration: estimate.userAcceleration,
+            magneticField: nil,
+            heading: northFrame ? Heading.degrees(of: attitude.quaternion, orientation: headingOrientation) : nil)
+    }
+}
