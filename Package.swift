@@ -64,7 +64,7 @@ let package = Package(
         // Rules files: event → GPIO or command actions, checked at load time.
         .target(
             name: "IMURules",
-            dependencies: ["IMUEvents", "IMUConfigFile", .product(name: "TOMLKit", package: "TOMLKit")]
+            dependencies: ["IMUBus", "IMUEvents", "IMUConfigFile", .product(name: "TOMLKit", package: "TOMLKit")]
         ),
         // Calibration: gyro bias, six-pose accelerometer, magnetometer ellipsoid fit, sphere
         // coverage, and the calibration files (pure fits on plain data; files written atomically).
@@ -110,7 +110,7 @@ let package = Package(
         .testTarget(name: "IMUGeomagnetismTests", dependencies: ["IMUGeomagnetism"]),
         .testTarget(name: "IMUMotionTests", dependencies: ["IMUMotion", "IMUGeometry"]),
         .testTarget(name: "IMUEventsTests", dependencies: ["IMUEvents", "IMUGeometry"]),
-        .testTarget(name: "IMURulesTests", dependencies: ["IMURules", "IMUEvents", "IMUConfigFile"]),
+        .testTarget(name: "IMURulesTests", dependencies: ["IMURules", "IMUEvents", "IMUConfigFile", "IMUTwin", "IMUBus"]),
         .testTarget(name: "IMUCalibrationTests", dependencies: ["IMUCalibration", "IMUGeometry"]),
     ],
     swiftLanguageModes: [.v6]

@@ -43,7 +43,7 @@ public enum Action: Sendable, Equatable {
 }
 
 /// A GPIO line named the way the user wrote it.
-public enum GPIOTarget: Sendable, Equatable {
+public enum GPIOTarget: Sendable, Hashable {
     /// A header pin number (1…40), turned into a line through the board profile.
     case headerPin(Int)
     /// A line name as the GPIO chip reports it (`GPIO17`).
