@@ -1,16 +1,23 @@
 import Foundation
 
-/// Standard output with our own buffering: lines are collected and written in blocks when the
-/// output is a pipe or file (fast for CSV logs) but at least every `pipeLatency` seconds (a
-/// program reading the pipe sees samples live), and line by line on a terminal.
+/// Lines to a file descriptor with our own buffering: collected and written in blocks (fast for
+/// CSV logs) but at least every `latency` seconds (a program reading the pipe sees samples
+/// live), and line by line on a terminal. A durable output (a recording) is also fsync'ed at
+/// each of those flushes, so a power cut loses at most the last `latency` seconds, and whole
+/// lines only ever reach the file, bar the one a crash interrupts (which log readers skip).
 struct LineOutput {
-    static let pipeLatency = 0.1
-
+    private let descriptor: Int32
+    private let latency: Double
+    private let durable: Bool
     private var buffer: [UInt8] = []
-    private let interactive = isatty(STDOUT_FILENO) != 0
+    private let interactive: Bool
     private var lastFlush = ProcessInfo.processInfo.systemUptime
 
-    init() {
+    init(descriptor: Int32 = STDOUT_FILENO, latency: Double = 0.1, durable: Bool = false) {
+        self.descriptor = descriptor
+        self.latency = latency
+        self.durable = durable
+        interactive = isatty(descriptor) != 0
         buffer.reserveCapacity(1 << 16)
     }
 
@@ -20,16 +27,16 @@ struct LineOutput {
         if buffer.count >= 1 << 15 { flush() }
     }
 
-    /// Flushes on a terminal, and on a pipe when the last flush is `pipeLatency` old.
+    /// Flushes on a terminal, and elsewhere when the last flush is `latency` old.
     mutating func flushIfDue() {
         guard !buffer.isEmpty else { return }
-        if interactive || ProcessInfo.processInfo.systemUptime - lastFlush >= Self.pipeLatency { flush() }
+        if interactive || ProcessInfo.processInfo.systemUptime - lastFlush >= latency { flush() }
     }
 
     mutating func flush() {
         var offset = 0
         while offset < buffer.count {
-            let written = buffer[offset...].withUnsafeBytes { Foundation.write(STDOUT_FILENO, $0.baseAddress, $0.count) }
+            let written = buffer[offset...].withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress, $0.count) }
             if written <= 0 {
                 // The reader has gone (EPIPE) or the disk is full: nothing more can be said.
                 StopSignal.request()
@@ -38,6 +45,7 @@ struct LineOutput {
             offset += written
         }
         buffer.removeAll(keepingCapacity: true)
+        if durable { fsync(descriptor) }
         lastFlush = ProcessInfo.processInfo.systemUptime
     }
 }

@@ -19,6 +19,21 @@ public struct SampleSource: Sendable, Equatable {
     public var board: String
     public var bus: String
     public var rateHz: Double
+    /// The chip's ranges and rates, for the metadata.
+    public var configuration: IMUConfiguration?
+    /// What calibration was applied, in words ("none" when the samples are raw).
+    public var calibration = "none"
+
+    /// "accel ±4 g, gyro ±500 °/s, mag ±4 gauss at 40 Hz"
+    var rangesText: String? {
+        guard let c = configuration else { return nil }
+        var text = "accel ±\(number(c.accelerometerScale.range, 0)) g, gyro ±\(number(c.gyroscopeScale.range, 0)) °/s"
+        if let m = c.magnetometerScale, let rate = c.magnetometerRate {
+            text += ", mag ±\(number(m.range, 0)) gauss at \(number(rate.hertz, 3)) Hz"
+        }
+        if let bandwidth = c.lowPassBandwidthHz { text += ", low-pass \(number(bandwidth, 0)) Hz" }
+        return text
+    }
 }
 
 /// Text for samples, one line each (plus a header for table and CSV). Pure functions.
@@ -43,6 +58,8 @@ public struct SampleFormatter: Sendable {
                 "# board: \(source.board)",
                 "# bus: \(source.bus)",
                 "# rate_hz: \(number(source.rateHz, 3))",
+            ] + (source.rangesText.map { ["# ranges: \($0)"] } ?? []) + [
+                "# calibration: \(source.calibration)",
                 Self.csvColumns.joined(separator: ","),
             ]
         case .jsonl:

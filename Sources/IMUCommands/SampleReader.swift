@@ -12,6 +12,11 @@ struct SampleReader {
     let rate: Double
     let count: Int?
     let format: SampleFormat
+    /// Stop after this many seconds (on the session's clock).
+    var duration: Double? = nil
+    var output = LineOutput()
+    /// Called after each batch of samples with the number written and the seconds elapsed.
+    var progress: ((_ samples: Int, _ seconds: Double) -> Void)? = nil
 
     func run() throws {
         let driver = session.driver
@@ -24,8 +29,10 @@ struct SampleReader {
         let formatter = SampleFormatter(format)
         let source = SampleSource(
             chip: driver.model.rawValue, board: session.board.name, bus: session.bus.name,
-            rateHz: useFIFO(driver) ? driver.configuration.sampleRate.hertz : rate)
-        var output = LineOutput()
+            rateHz: useFIFO(driver) ? driver.configuration.sampleRate.hertz : rate,
+            configuration: driver.configuration)
+        var output = self.output
+        let start = clock.now
         for line in formatter.header(for: source) { output.write(line) }
 
         var printed = 0
@@ -38,6 +45,7 @@ struct SampleReader {
         func emit(_ sample: MotionSample) -> Bool {
             output.write(formatter.line(for: session.placement.deviceSample(sample)))
             printed += 1
+            if let duration, sample.timestamp - start >= duration { return true }
             return count.map { printed >= $0 } ?? false
         }
 
@@ -54,6 +62,7 @@ struct SampleReader {
                     dropped += try driver.drainFIFO(into: &batch).dropped
                     for sample in batch where emit(sample) { return }
                     output.flushIfDue()
+                    progress?(printed, clock.now - start)
                 }
             } else {
                 let period = 1 / rate
@@ -61,6 +70,7 @@ struct SampleReader {
                 while !StopSignal.isRequested {
                     if emit(try driver.readSample()) { return }
                     output.flushIfDue()
+                    progress?(printed, clock.now - start)
                     next += period
                     let wait = next - clock.now
                     if wait > 0 { clock.sleep(seconds: wait) } else { next = clock.now }
