@@ -10,7 +10,7 @@ let package = Package(
             targets: [
                 "IMUBus", "IMUGeometry", "IMUDrivers", "IMUBoards", "IMULinux", "IMUTwin",
                 "IMUFusion", "IMUFusionReference", "IMULog", "IMUGeomagnetism", "IMUCalibration",
-                "IMUMotion", "IMUEvents",
+                "IMUMotion", "IMUEvents", "IMURules", "IMUPlot",
             ]
         ),
         .executable(name: "imu", targets: ["imu"]),
@@ -66,6 +66,8 @@ let package = Package(
             name: "IMURules",
             dependencies: ["IMUBus", "IMUEvents", "IMUConfigFile", .product(name: "TOMLKit", package: "TOMLKit")]
         ),
+        // SVG charts of logs and device motion (imu plot).
+        .target(name: "IMUPlot"),
         // Calibration: gyro bias, six-pose accelerometer, magnetometer ellipsoid fit, sphere
         // coverage, and the calibration files (pure fits on plain data; files written atomically).
         .target(
@@ -82,7 +84,7 @@ let package = Package(
             dependencies: [
                 "IMUBus", "IMUDrivers", "IMUBoards", "IMULinux", "IMUTwin",
                 "IMUFusion", "IMUFusionReference", "IMULog", "IMUMotion", "IMUGeometry", "IMUGeomagnetism",
-                "IMUCalibration",
+                "IMUCalibration", "IMUEvents", "IMURules", "IMUPlot",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -110,6 +112,7 @@ let package = Package(
         .testTarget(name: "IMUGeomagnetismTests", dependencies: ["IMUGeomagnetism"]),
         .testTarget(name: "IMUMotionTests", dependencies: ["IMUMotion", "IMUGeometry"]),
         .testTarget(name: "IMUEventsTests", dependencies: ["IMUEvents", "IMUGeometry"]),
+        .testTarget(name: "IMUPlotTests", dependencies: ["IMUPlot"]),
         .testTarget(name: "IMURulesTests", dependencies: ["IMURules", "IMUEvents", "IMUConfigFile", "IMUTwin", "IMUBus"]),
         .testTarget(name: "IMUCalibrationTests", dependencies: ["IMUCalibration", "IMUGeometry"]),
     ],

@@ -1,0 +1,32 @@
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+import Testing
+
+/// `imu record` → `imu plot`: the log becomes an SVG with a panel per sensor.
+@Suite struct PlotTests {
+    @Test(arguments: TwinChip.allCases)
+    func aRecordingPlotsAsOnePanelPerSensor(chip: TwinChip) async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("imu-plot-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let log = directory.appendingPathComponent("log.csv").path, svg = directory.appendingPathComponent("log.svg").path
+        let recorded = try await imu(
+            "record", "--sim", "tilt", "--board", chip.board, "--duration", "3", "--output", log, "--virtual-time")
+        try #require(recorded.succeeded, "\(recorded)")
+        let plotted = try await imu("plot", log, "--output", svg)
+        try #require(plotted.succeeded, "\(plotted)")
+        let text = try String(contentsOfFile: svg, encoding: .utf8)
+        let document = try XMLDocument(data: Data(text.utf8))
+        #expect(document.rootElement()?.name == "svg")
+        #expect(text.contains("Accelerometer (g)") && text.contains("Gyroscope (rad/s)"))
+        #expect(text.contains("Magnetometer (µT)") == (chip.name == "LSM9DS1"))
+        #expect(text.contains("time (s)"))
+    }
+
+    @Test func aMissingLogIsNamed() async throws {
+        let result = try await imu("plot", "/nonexistent/log.csv", "--output", "/tmp/x.svg")
+        #expect(!result.succeeded && result.stderr.contains("/nonexistent/log.csv"))
+    }
+}
