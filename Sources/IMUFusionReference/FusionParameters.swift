@@ -6,10 +6,10 @@ public struct FusionParameters: Sendable, Equatable {
     /// (two cascaded first-order stages of τ/2 each). Larger trusts the gyroscope longer.
     public var accelerometerTau: Double = 4.0
     /// Time constant of the heading correction towards magnetic north.
-    public var magnetometerTau: Double = 15.0
+    public var magnetometerTau: Double = 20.0
 
     /// Rest detection: low-pass time constant of the reference the samples are compared with.
-    public var restFilterTau: Double = 0.5
+    public var restFilterTau: Double = 1.0
     /// Rest detection: how long the samples must stay close to their reference.
     public var restMinDuration: Double = 1.5
     /// Rest detection: largest deviation of the rotation rate from its reference (rad/s).
@@ -22,9 +22,10 @@ public struct FusionParameters: Sendable, Equatable {
     /// Time constant with which the bias follows the low-passed rate at rest.
     public var restBiasTau: Double = 2.0
     /// Gyro bias estimation in motion (from the inclination corrections) on or off.
-    public var motionBiasEnabled = false
-    /// Time constant of the in-motion bias integrator (must be well above `accelerometerTau`).
-    public var motionBiasTau: Double = 40.0
+    public var motionBiasEnabled = true
+    /// Time constant of the in-motion bias gradient step (on innovations that are already
+    /// low-passed with `accelerometerTau`).
+    public var motionBiasTau: Double = 5.0
     /// The bias estimate never leaves ±this (rad/s); a larger offset is a calibration problem.
     public var biasClip: Double = 2.0 * .pi / 180
 

@@ -22,6 +22,7 @@ public struct FusionState: Sendable, Equatable {
     public var accelLowPass = CascadedLowPass()
     /// Gyro bias estimate (rad/s, device frame).
     public var bias = Vector3.zero
+    public var biasEstimator = GyroBiasEstimator()
     public var rest = RestDetector()
     public var heading: HeadingCorrection
 

@@ -29,9 +29,9 @@ public func update(
         specificForce: specificForce, gains: s.gains, warmUpGain: warmUpGain)
 
     let q6 = s.attitude6D
-    GyroBiasEstimator.update(
-        bias: &s.bias, rest: s.rest, correction: correction, attitude6D: q6, gains: s.gains,
-        motionActive: warmUpGain == 0, parameters: p)
+    s.biasEstimator.update(
+        bias: &s.bias, rest: s.rest, correction: correction, attitude6D: q6, dt: dt, gains: s.gains,
+        warmUpGain: warmUpGain, parameters: p)
 
     s.magneticDt += dt
     if let mag {

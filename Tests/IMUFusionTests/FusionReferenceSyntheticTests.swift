@@ -69,6 +69,15 @@ import Testing
         #expect(moving.headingAccuracy < 6 * Self.deg)
     }
 
+    @Test(arguments: [0.1, 0.02, 0.001])
+    func anyRateFrom10HzTo1kHz(dt: Double) {
+        var run = Run()
+        run.advance(seconds: 10, rate: .zero, dt: dt)
+        run.advance(seconds: 20, rate: Vector3(-0.3, 0.4, 0.7), dt: dt)
+        #expect(run.errorDegrees < 2, "dt \(dt) s")
+        #expect((run.state.bias - run.bias).length < 0.1 * Self.deg, "dt \(dt) s")
+    }
+
     @Test func headingFollowsTheMagnetometerFromAnyStart() {
         for start in stride(from: -170.0, through: 180, by: 50) {
             var run = Run()

@@ -47,18 +47,24 @@ public struct BROADErrorAccumulator: Sendable {
 
 /// Runs the filter over a trial from its first sample and scores it.
 /// `useMagnetometer` false = 6D (only the inclination score is meaningful then).
+/// `sampleStride` > 1 keeps every n-th sample (a lower rate); `magnetometerStride` feeds the
+/// magnetometer on every n-th kept sample only (a slower magnetometer).
 public func evaluateBROAD(
-    trial: BROADTrial, parameters: FusionParameters = FusionParameters(), useMagnetometer: Bool
+    trial: BROADTrial, parameters: FusionParameters = FusionParameters(), useMagnetometer: Bool,
+    sampleStride: Int = 1, magnetometerStride: Int = 1
 ) -> BROADErrors {
     var state = FusionState(parameters: parameters)
     var errors = BROADErrorAccumulator()
-    var previousTime = trial.count > 1 ? 2 * trial.time[0] - trial.time[1] : trial.time.first ?? 0
-    for i in 0..<trial.count {
+    var previousTime = trial.count > 1 ? trial.time[0] - Double(sampleStride) * (trial.time[1] - trial.time[0]) : 0
+    var kept = 0
+    for i in stride(from: 0, to: trial.count, by: max(sampleStride, 1)) {
         let dt = trial.time[i] - previousTime
         previousTime = trial.time[i]
+        let magNow = useMagnetometer && kept % max(magnetometerStride, 1) == 0
+        kept += 1
         update(
             state: &state, parameters: parameters, gyro: trial.gyro[i], accel: trial.accelCoreMotion(i),
-            mag: useMagnetometer ? trial.mag[i] : nil, dt: dt)
+            mag: magNow ? trial.mag[i] : nil, dt: dt)
         if trial.movement[i] {
             errors.add(estimate: useMagnetometer ? state.attitude : state.attitude6D, truth: trial.truth[i])
         }
