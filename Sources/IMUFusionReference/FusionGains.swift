@@ -1,0 +1,74 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// First-order low-pass gain for a time constant and a sample period: k = dt / (τ + dt).
+/// Backward-Euler discretisation: stable for every dt, no exp, one division; 0 < k ≤ 1.
+@inline(__always)
+public func lowPassGain(tau: Double, dt: Double) -> Double {
+    tau > 0 ? dt / (tau + dt) : 1
+}
+
+/// The per-sample gains derived from the parameters and the sample period. The update
+/// recomputes them only when dt moves by more than `FusionGains.dtTolerance` (relative), so
+/// jittered timestamps cost no divisions; a firmware build may use a table instead.
+public struct FusionGains: Sendable, Equatable {
+    /// Relative change of dt that triggers a recomputation.
+    public static let dtTolerance = 0.02
+
+    /// The sample period these gains were computed for (s); 0 = never computed.
+    public var dt: Double = 0
+    /// Each of the two stages of the acceleration low-pass (τ/2 each).
+    public var accelStage: Double = 1
+    /// Each of the two stages of the rest-detection reference low-pass.
+    public var restStage: Double = 1
+    /// Rest bias: fraction of the gap to the low-passed rate closed per sample.
+    public var restBias: Double = 0
+    /// Motion bias: 1/τ, multiplies the correction angle (the dt cancels, see GyroBiasEstimator).
+    public var motionBias: Double = 0
+
+    public init() {}
+
+    public init(parameters p: FusionParameters, dt: Double) {
+        self.dt = dt
+        accelStage = lowPassGain(tau: p.accelerometerTau / 2, dt: dt)
+        restStage = lowPassGain(tau: p.restFilterTau / 2, dt: dt)
+        restBias = lowPassGain(tau: p.restBiasTau, dt: dt)
+        motionBias = p.motionBiasTau > 0 ? 1 / p.motionBiasTau : 0
+    }
+
+    /// True when dt is far enough from the one these gains were made for.
+    @inline(__always)
+    public func isStale(for dt: Double) -> Bool {
+        abs(dt - self.dt) > Self.dtTolerance * self.dt
+    }
+}
+
+/// The gains that run at the magnetometer's rate (its dt is the time since the last mag sample).
+public struct MagneticGains: Sendable, Equatable {
+    public var dt: Double = 0
+    public var heading: Double = 0
+    public var current: Double = 1
+    public var reference: Double = 0
+    /// sin(magneticDipThreshold): the dip is compared as a sine.
+    public var dipSineThreshold: Double = 0
+
+    public init() {}
+
+    public init(parameters p: FusionParameters, dt: Double) {
+        self.dt = dt
+        heading = lowPassGain(tau: p.magnetometerTau, dt: dt)
+        current = lowPassGain(tau: p.magneticCurrentTau, dt: dt)
+        reference = lowPassGain(tau: p.magneticReferenceTau, dt: dt)
+        dipSineThreshold = sin(p.magneticDipThreshold)
+    }
+
+    @inline(__always)
+    public func isStale(for dt: Double) -> Bool {
+        abs(dt - self.dt) > FusionGains.dtTolerance * self.dt
+    }
+}

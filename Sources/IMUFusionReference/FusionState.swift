@@ -1,0 +1,41 @@
+import IMUGeometry
+
+/// Everything the filter remembers: a plain struct of fixed size. Snapshot and restore are
+/// copies; `FusionState(parameters:)` is the reset state.
+///
+/// Frames: device → (gyro integration) → almost-inertial I → (inclination) → 6D earth E6
+/// (z up, arbitrary heading) → (heading) → ENU.
+public struct FusionState: Sendable, Equatable {
+    /// Gains for the current dt (recomputed when dt drifts, see `FusionGains.isStale`).
+    public var gains = FusionGains()
+    public var magneticGains = MagneticGains()
+    /// Time since reset (s).
+    public var elapsed: Double = 0
+    /// Time since the last magnetometer sample (s).
+    public var magneticDt: Double = 0
+
+    /// Strapdown integration of the bias-free rate: device → I.
+    public var gyroAttitude = Quaternion.identity
+    /// Inclination correction: I → E6.
+    public var inclination = Quaternion.identity
+    /// Specific force (g) in I, low-passed with τ_acc: the gravity direction the inclination follows.
+    public var accelLowPass = CascadedLowPass()
+    /// Gyro bias estimate (rad/s, device frame).
+    public var bias = Vector3.zero
+    public var biasEstimator = GyroBiasEstimator()
+    public var rest = RestDetector()
+    public var heading: HeadingCorrection
+
+    /// The last inputs, for the outputs (rad/s; g, Core Motion sign).
+    public var lastGyro = Vector3.zero
+    public var lastAccel = Vector3.zero
+
+    public init(parameters: FusionParameters = FusionParameters()) {
+        heading = HeadingCorrection(parameters: parameters)
+    }
+
+    /// Device → E6 (arbitrary heading, starts near 0).
+    public var attitude6D: Quaternion { inclination * gyroAttitude }
+    /// Device → ENU when a magnetometer has been seen, otherwise the same as `attitude6D`.
+    public var attitude: Quaternion { heading.heading * attitude6D }
+}

@@ -1,0 +1,47 @@
+import IMUGeometry
+
+/// One filter step.
+/// - gyro: rad/s, device frame. accel: g, Core Motion sign (gravity points down).
+/// - mag: µT (any fixed unit), or nil when no new magnetometer sample came with this one.
+/// - dt: seconds since the previous gyro/accel sample (from the timestamps).
+/// No allocation; cost per step: a few quaternion products and rotations, three to five
+/// normalisations (rsqrt), two divisions (warm-up and magnetometer).
+public func update(
+    state s: inout FusionState, parameters p: FusionParameters,
+    gyro: Vector3, accel: Vector3, mag: Vector3? = nil, dt: Double
+) {
+    s.lastGyro = gyro
+    s.lastAccel = accel
+    guard dt > 0, dt < 1 else { return }  // a gap longer than a second is a restart's job
+    if s.gains.isStale(for: dt) { s.gains = FusionGains(parameters: p, dt: dt) }
+    s.elapsed += dt
+    // Running-mean start of the low-passes while they are younger than their time constant.
+    let warmUpGain = s.elapsed < p.accelerometerTau ? dt / s.elapsed : 0
+
+    let specificForce = -accel
+    s.rest.update(
+        gyro: gyro, specificForce: specificForce, dt: dt, gains: s.gains, warmUpGain: warmUpGain, parameters: p)
+
+    s.gyroAttitude = integrateRotation(s.gyroAttitude, rate: gyro - s.bias, dt: dt)
+
+    let correction = InclinationCorrection.update(
+        inclination: &s.inclination, lowPass: &s.accelLowPass, gyroAttitude: s.gyroAttitude,
+        specificForce: specificForce, gains: s.gains, warmUpGain: warmUpGain)
+
+    let q6 = s.attitude6D
+    s.biasEstimator.update(
+        bias: &s.bias, rest: s.rest, correction: correction, attitude6D: q6, dt: dt, gains: s.gains,
+        warmUpGain: warmUpGain, parameters: p)
+
+    s.magneticDt += dt
+    if let mag {
+        let magDt = s.magneticDt
+        s.magneticDt = 0
+        if s.magneticGains.isStale(for: magDt) { s.magneticGains = MagneticGains(parameters: p, dt: magDt) }
+        let rate = s.rest.gyroReference.stage2
+        let turning = rate.dot(rate) >= p.magneticNewFieldMinRate * p.magneticNewFieldMinRate
+        s.heading.update(
+            magEarth6D: q6.rotate(mag), dt: magDt, gains: s.magneticGains, turning: turning, parameters: p)
+    }
+    if s.heading.accuracy < .pi { s.heading.accuracy = min(s.heading.accuracy + p.headingDriftRate * dt, .pi) }
+}

@@ -1,0 +1,49 @@
+import IMUGeometry
+
+/// Gyroscope bias: at rest it follows the low-passed rate; in motion it is learnt from the
+/// inclination corrections. A residual bias ε tilts the estimate at the rate R·ε (R: device →
+/// earth), which the accelerometer correction undoes after the acceleration low-pass:
+/// correction angle per sample φ ≈ −LP[R·ε]_horizontal·dt. With ε = b − b̂ and b constant,
+/// LP[R]·b = −φ/dt + LP[R·b̂], so the innovation is −φ/dt + LP[R·b̂] − LP[R]·b̂ and the bias
+/// takes a gradient step b̂ += (dt/τ)·LP[R]ᵀ·innovation (the φ term needs no division by dt).
+/// Heading is not observable from gravity: the earth-vertical component gets no motion update.
+public struct GyroBiasEstimator: Sendable, Equatable {
+    /// LP of the earth x and y axes in device axes (rows 0 and 1 of R), same filter as the acceleration.
+    public var eastLowPass = CascadedLowPass()
+    public var northLowPass = CascadedLowPass()
+    /// LP of (R·b̂)_x, (R·b̂)_y (z unused).
+    public var rotatedBiasLowPass = CascadedLowPass()
+
+    public init() {}
+
+    @inline(__always)
+    mutating func update(
+        bias: inout Vector3, rest: RestDetector, correction: (x: Double, y: Double),
+        attitude6D q: Quaternion, dt: Double, gains: FusionGains, warmUpGain: Double, parameters p: FusionParameters
+    ) {
+        if p.motionBiasEnabled {
+            // Rows 0 and 1 of the device → earth rotation matrix.
+            let (w, x, y, z) = (q.w, q.x, q.y, q.z)
+            let ex = Vector3(1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y))
+            let ey = Vector3(2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x))
+            let k = gains.accelStage
+            let exLp = eastLowPass.update(ex, gain: k, warmUpGain: warmUpGain)
+            let eyLp = northLowPass.update(ey, gain: k, warmUpGain: warmUpGain)
+            let rbLp = rotatedBiasLowPass.update(Vector3(ex.dot(bias), ey.dot(bias), 0), gain: k, warmUpGain: warmUpGain)
+            if !rest.isAtRest && warmUpGain == 0 {
+                let step = gains.motionBias  // 1/τ
+                let clip = p.biasClip * dt  // innovations beyond the bias clip are not a bias
+                let ix = min(max(-correction.x + dt * (rbLp.x - exLp.dot(bias)), -clip), clip)
+                let iy = min(max(-correction.y + dt * (rbLp.y - eyLp.dot(bias)), -clip), clip)
+                bias = bias + (step * ix) * exLp + (step * iy) * eyLp
+            }
+        }
+        if rest.isAtRest && p.restBiasEnabled {
+            bias += gains.restBias * (rest.gyroReference.stage2 - bias)
+        }
+        bias = Vector3(
+            min(max(bias.x, -p.biasClip), p.biasClip),
+            min(max(bias.y, -p.biasClip), p.biasClip),
+            min(max(bias.z, -p.biasClip), p.biasClip))
+    }
+}

@@ -1,1 +1,0 @@
-// The Double reference filter (filled in by the fusion work).
