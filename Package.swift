@@ -58,7 +58,10 @@ let package = Package(
         // The same filter in Double: the readable reference the fixed-point core is tested against.
         .target(name: "IMUFusionReference", dependencies: ["IMUGeometry"]),
         // Motion products with Core Motion's meanings: attitude, reference frames, heading, filters.
-        .target(name: "IMUMotion", dependencies: ["IMUGeometry", "IMUGeomagnetism", "IMUDrivers"]),
+        .target(
+            name: "IMUMotion",
+            dependencies: ["IMUGeometry", "IMUGeomagnetism", "IMUDrivers", "IMUFusion", "IMUFusionReference"]
+        ),
         // Recognisers: device orientation, shake, slap (events from device motion).
         .target(name: "IMUEvents", dependencies: ["IMUGeometry"]),
         // Rules files: event → GPIO or command actions, checked at load time.

@@ -1,0 +1,185 @@
+import ArgumentParser
+import Foundation
+import IMUDrivers
+import IMUFusionReference
+import IMUGeometry
+import IMULog
+import IMUTwin
+
+/// `imu bench`: how accurate and how fast the fusion is.
+struct BenchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench",
+        abstract: "Measure the fusion filter: accuracy on the BROAD dataset, time per update.",
+        subcommands: [BenchBROADCommand.self, BenchFusionCommand.self])
+}
+
+/// The filters the benchmarks can run.
+enum BenchFilter: String, ExpressibleByArgument, CaseIterable {
+    /// The Double reference filter (IMUFusionReference).
+    case reference
+
+    /// A stepper that returns the attitude after every sample (valid or not: the BROAD metric
+    /// starts at the first sample).
+    func makeStepper(magnetometer: Bool) -> (MotionSample, Double) -> Quaternion {
+        switch self {
+        case .reference:
+            let parameters = FusionParameters()
+            var state = FusionState(parameters: parameters)
+            return { sample, dt in
+                IMUFusionReference.update(
+                    state: &state, parameters: parameters, gyro: sample.rotationRate, accel: sample.acceleration,
+                    mag: magnetometer ? sample.magneticField : nil, dt: dt)
+                return state.attitude
+            }
+        }
+    }
+}
+
+/// `imu bench broad`: the BROAD metric on every trial of the dataset.
+struct BenchBROADCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "broad",
+        abstract: "Score the filter on the BROAD trials (RMSE of total, heading and inclination error, in degrees).",
+        discussion: """
+            The dataset: ../shared/datasets/broad beside the repository, or --dataset DIR. The 9D run uses
+            gyro, accelerometer and magnetometer; the 6D run leaves the magnetometer out (inclination only).
+            Scores: D. Laidig et al., "BROAD — A Benchmark for Robust Inertial Orientation Estimation",
+            Data 6(7), 2021 (CC BY 4.0).
+            """)
+
+    @Option(help: "The folder holding the BROAD trial CSVs.")
+    var dataset: String?
+
+    @Option(help: "The filter: reference.")
+    var filter: BenchFilter = .reference
+
+    @Flag(help: "Print JSON (trials with total_deg, heading_deg, inclination_deg, inclination_6d_deg).")
+    var json = false
+
+    func run() throws {
+        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().path
+        guard let folder = dataset ?? BROADDataset.directory(besideRepository: repository) else {
+            throw CommandError("no BROAD dataset: give --dataset DIR (the folder of trial CSVs)")
+        }
+        let paths: [String]
+        do { paths = try BROADDataset.trialPaths(in: folder) } catch { throw CommandError("\(error)") }
+        guard !paths.isEmpty else { throw CommandError("no trial CSVs in \(folder)") }
+
+        var results: [(name: String, samples: Int, nine: IMULog.BROADScore, six: IMULog.BROADScore)] = []
+        for path in paths {
+            let trial: IMULog.BROADTrial
+            do { trial = try IMULog.BROADTrial.read(path: path) } catch { throw CommandError("\(error)") }
+            guard let nine = score(trial, magnetometer: true), let six = score(trial, magnetometer: false) else {
+                throw CommandError("\(trial.name): no movement rows with known truth to score")
+            }
+            results.append((trial.name, trial.rows.count, nine, six))
+        }
+
+        func mean(_ value: (IMULog.BROADScore, IMULog.BROADScore) -> Double) -> Double {
+            results.map { value($0.nine, $0.six) }.reduce(0, +) / Double(results.count)
+        }
+        if json {
+            let object: [String: Any] = [
+                "filter": filter.rawValue,
+                "trials": results.map {
+                    [
+                        "name": $0.name, "samples": $0.samples, "total_deg": $0.nine.totalDegrees,
+                        "heading_deg": $0.nine.headingDegrees, "inclination_deg": $0.nine.inclinationDegrees,
+                        "inclination_6d_deg": $0.six.inclinationDegrees,
+                    ] as [String: Any]
+                },
+                "mean_total_deg": mean { n, _ in n.totalDegrees },
+                "mean_heading_deg": mean { n, _ in n.headingDegrees },
+                "mean_inclination_deg": mean { n, _ in n.inclinationDegrees },
+                "mean_inclination_6d_deg": mean { _, s in s.inclinationDegrees },
+            ]
+            let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+            print(String(decoding: data, as: UTF8.self))
+        } else {
+            print("trial".padding(48) + "9D total  heading  incl.   6D incl.")
+            for r in results {
+                print(r.name.padding(48) + [r.nine.totalDegrees, r.nine.headingDegrees, r.nine.inclinationDegrees, r.six.inclinationDegrees]
+                    .map { number($0, 2).leftPadded(8) }.joined())
+            }
+            print("mean".padding(48) + [mean { n, _ in n.totalDegrees }, mean { n, _ in n.headingDegrees }, mean { n, _ in n.inclinationDegrees }, mean { _, s in s.inclinationDegrees }]
+                .map { number($0, 2).leftPadded(8) }.joined())
+        }
+    }
+
+    func score(_ trial: IMULog.BROADTrial, magnetometer: Bool) -> IMULog.BROADScore? {
+        let step = filter.makeStepper(magnetometer: magnetometer)
+        var metric = IMULog.BROADMetric()
+        var previous: Double?
+        for row in trial.rows {
+            let dt = previous.map { row.t - $0 } ?? 0
+            previous = row.t
+            metric.add(estimate: step(row.sample, dt), truth: row.truth, movement: row.movement)
+        }
+        return metric.score
+    }
+}
+
+/// `imu bench fusion`: time per 9D update over a log.
+struct BenchFusionCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "fusion",
+        abstract: "Time the 9D fusion update over a log (default: a built-in synthetic one).",
+        discussion: "The time is the update alone (the log is read first), best of five passes.")
+
+    @Option(help: "A log in the replay CSV format.")
+    var input: String?
+
+    @Option(help: "The filter: reference.")
+    var filter: BenchFilter = .reference
+
+    @Flag(help: "Print JSON: updates, total_seconds, ns_per_update.")
+    var json = false
+
+    func run() throws {
+        let samples: [MotionSample]
+        let source: String
+        if let input {
+            do { samples = try ReplayLog.read(path: input).samples } catch { throw CommandError("\(error)") }
+            source = input
+        } else {
+            samples = Self.syntheticLog()
+            source = "synthetic figure-eight, 60 s at 200 Hz"
+        }
+        guard samples.count > 1 else { throw CommandError("the log has too few samples to time") }
+        let steps = samples.indices.map { i in (samples[i], i == 0 ? 0 : samples[i].timestamp - samples[i - 1].timestamp) }
+
+        var best = Double.infinity
+        var checksum = 0.0
+        for _ in 0..<5 {
+            let step = filter.makeStepper(magnetometer: true)
+            let start = DispatchTime.now().uptimeNanoseconds
+            for (sample, dt) in steps { checksum += step(sample, dt).w }
+            best = min(best, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+        }
+        let nanoseconds = best / Double(steps.count) * 1e9
+        if json {
+            let object: [String: Any] = [
+                "filter": filter.rawValue, "source": source, "updates": steps.count, "total_seconds": best,
+                "ns_per_update": nanoseconds, "checksum": checksum,
+            ]
+            let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+            print(String(decoding: data, as: UTF8.self))
+        } else {
+            print("\(filter.rawValue) filter, \(source): \(steps.count) updates in \(number(best, 4)) s, \(number(nanoseconds, 1)) ns per 9D update (best of 5)")
+        }
+    }
+
+    /// The twin's figure-eight truth (no sensor errors): gyro, accelerometer and magnetometer.
+    static func syntheticLog() -> [MotionSample] {
+        let scenario = MotionScenarios.named("figure-eight")!
+        return (0..<12_000).map { i in
+            let t = Double(i) / 200
+            let truth = scenario.deviceTruth(at: t, earthField: .berlin)
+            return MotionSample(
+                timestamp: t, acceleration: -truth.specificForceG, rotationRate: truth.rotationRateRadiansPerSecond,
+                magneticField: truth.magneticFieldMicrotesla)
+        }
+    }
+}

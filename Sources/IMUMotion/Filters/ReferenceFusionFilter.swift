@@ -1,0 +1,35 @@
+import IMUDrivers
+import IMUFusionReference
+import IMUGeometry
+
+/// The Double reference filter (`IMUFusionReference`) as a `FusionFilter`.
+public struct ReferenceFusionFilter: FusionFilter {
+    public var parameters: FusionParameters
+    public private(set) var state: FusionState
+    /// Without the magnetometer (6D) the heading is arbitrary and drifts.
+    public let usesMagnetometer: Bool
+
+    public init(parameters: FusionParameters = FusionParameters(), usesMagnetometer: Bool = true) {
+        self.parameters = parameters
+        self.usesMagnetometer = usesMagnetometer
+        state = FusionState(parameters: parameters)
+    }
+
+    public mutating func update(_ sample: MotionSample, dt: Double) -> FusionEstimate? {
+        IMUFusionReference.update(
+            state: &state, parameters: parameters, gyro: sample.rotationRate, accel: sample.acceleration,
+            mag: usesMagnetometer ? sample.magneticField : nil, dt: dt)
+        let output = state.output(parameters: parameters)
+        guard output.isValid else { return nil }
+        let magnetic = usesMagnetometer && sample.magneticField != nil
+        return FusionEstimate(
+            attitude: output.attitude, gravity: output.gravity, userAcceleration: output.userAcceleration,
+            rotationRate: output.rotationRate, gyroBias: output.gyroBias, isResting: output.isAtRest,
+            magneticDisturbance: output.isMagneticallyDisturbed, headingIsMagnetic: magnetic,
+            headingAccuracyDegrees: magnetic ? output.headingAccuracy * 180 / .pi : nil)
+    }
+
+    public mutating func reset() {
+        state = FusionState(parameters: parameters)
+    }
+}
