@@ -63,7 +63,7 @@ let package = Package(
             dependencies: ["IMUGeometry", "IMUGeomagnetism", "IMUDrivers", "IMUFusion", "IMUFusionReference"]
         ),
         // Recognisers: device orientation, shake, slap (events from device motion).
-        .target(name: "IMUEvents", dependencies: ["IMUGeometry"]),
+        .target(name: "IMUEvents", dependencies: ["IMUGeometry", "IMUMotion"]),
         // Rules files: event → GPIO or command actions, checked at load time.
         .target(
             name: "IMURules",
