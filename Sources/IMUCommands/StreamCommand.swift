@@ -1,0 +1,102 @@
+import ArgumentParser
+import Foundation
+import IMUDrivers
+import IMUMotion
+
+/// `imu stream`: device motion, live.
+struct StreamCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "stream",
+        abstract: "Show device motion live: attitude, gravity, user acceleration, rotation rate, heading.",
+        discussion: """
+            On a terminal, a view that updates in place with graphs of the last seconds. Piped, CSV
+            (the columns of imu replay) or JSON Lines.
+
+            Examples:
+              imu stream --sim figure-eight
+              imu stream --board sense-hat --frame xMagneticNorthZVertical --format csv > motion.csv
+            """)
+
+    @Flag(help: "Stream the simulated IMU (the digital twin).")
+    var sim = false
+
+    @Argument(help: "With --sim: the motion scenario.")
+    var scenario: String?
+
+    @Option(help: "The board or hat profile (default: detected).")
+    var board: String?
+
+    @Option(help: "The I²C bus device to use.")
+    var bus: String?
+
+    @Option(help: "Reference frame (default: xMagneticNorthZVertical with a magnetometer, else xArbitraryZVertical).")
+    var frame: ReferenceFrame?
+
+    @Option(help: "Samples per second.")
+    var rate: Double = 100
+
+    @Option(help: "Output: table (live view on a terminal), csv or jsonl. Default: table on a terminal, csv otherwise.")
+    var format: SampleFormat?
+
+    @Option(help: "Stop after this many rows.")
+    var count: Int?
+
+    @Option(help: "Stop after this many seconds.")
+    var duration: Double?
+
+    @Option(help: "Magnetic declination in degrees, east positive (for xTrueNorthZVertical).")
+    var declination: Double?
+
+    @Flag(name: .customLong("virtual-time"), help: .hidden)
+    var virtualTime = false
+
+    func validate() throws {
+        if scenario != nil && !sim { throw ValidationError("a scenario ('\(scenario!)') only makes sense with --sim") }
+        guard rate.isFinite, rate >= 10, rate <= 1000 else {
+            throw ValidationError("--rate must be between 10 and 1000 samples per second, not \(rate)")
+        }
+        if let count, count < 1 { throw ValidationError("--count must be at least 1, not \(count)") }
+    }
+
+    func run() throws {
+        StopSignal.install()
+        let session = try Hardware.open(sim: sim, scenario: scenario, board: board, bus: bus, virtualTime: virtualTime)
+        let hasMagnetometer = session.driver.capabilities.magnetometer
+        let frame = self.frame ?? (hasMagnetometer ? .xMagneticNorthZVertical : .xArbitraryZVertical)
+        if frame.needsMagnetometer && !hasMagnetometer {
+            throw CommandError("\(frame.rawValue) needs a magnetometer; the \(session.driver.model.rawValue) has none: use xArbitraryZVertical")
+        }
+        guard let conversion = FrameConversion(frame: frame, declinationDegrees: declination) else {
+            throw CommandError("xTrueNorthZVertical needs the magnetic declination: give --declination DEGREES")
+        }
+        var pipeline = DeviceMotionPipeline(filter: ReferenceFusionFilter(usesMagnetometer: frame.needsMagnetometer), frame: conversion)
+        let format = self.format ?? (isatty(STDOUT_FILENO) != 0 ? .table : .csv)
+        let live = format == .table && isatty(STDOUT_FILENO) != 0
+
+        let stream = SampleStream(session: session, rate: rate, duration: duration)
+        _ = try stream.configure()
+        var output = LineOutput()
+        defer { output.flush() }
+        let formatter = MotionFormatter(format)
+        if !live {
+            for line in formatter.header(frame: frame, source: "\(session.driver.model.rawValue) on \(session.bus.name)") { output.write(line) }
+        }
+        var view = LiveMotionView()
+        var rows = 0
+        let dropped = try stream.run(afterBatch: { output.flushIfDue() }) { sample in
+            guard let motion = pipeline.update(sample) else { return false }
+            rows += 1
+            if live {
+                view.add(motion)
+                if let frameText = view.frame(for: motion, dropped: 0, wallClock: ProcessInfo.processInfo.systemUptime) {
+                    output.write(String(frameText.dropLast()))
+                    output.flush()
+                }
+            } else {
+                output.write(formatter.line(for: motion))
+            }
+            return count.map { rows >= $0 } ?? false
+        }
+        if dropped > 0 { printToStandardError("imu: \(dropped) samples were lost (FIFO overflow)") }
+    }
+}
