@@ -28,7 +28,8 @@ public enum AtomicFile {
     }
 
     /// `checkpoint` runs after each step; if it throws `SimulatedCrash` the write stops on
-    /// the spot (no cleanup), as if the process had been killed there.
+    /// the spot (no cleanup) and returns, leaving the files as if the process had been killed
+    /// there, for the caller to inspect.
     public static func write(
         _ bytes: [UInt8], to path: String, permissions: mode_t = 0o644,
         checkpoint: (Step) throws(SimulatedCrash) -> Void

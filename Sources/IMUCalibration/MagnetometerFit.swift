@@ -92,22 +92,21 @@ public enum MagnetometerFit {
         fit: ([Vector3]) -> MagnetometerModel?
     ) -> (model: MagnetometerModel, kept: [Vector3])? {
         var keep = [Bool](repeating: true, count: samples.count)
-        var model: MagnetometerModel?
         for _ in 0..<6 {
-            let subset = zip(samples, keep).filter(\.1).map(\.0)
-            guard let m = fit(subset) else { return nil }
-            model = m
+            guard let m = fit(zip(samples, keep).filter(\.1).map(\.0)) else { return nil }
             let residuals = m.residuals(samples)
             let centre = median(residuals)
             let mad = median(residuals.map { abs($0 - centre) })
             // Floor the spread so noiseless data does not make every rounding error an outlier.
             let sigma = max(1.4826 * mad, 1e-6 * m.fieldMicrotesla)
             let next = residuals.map { abs($0 - centre) <= criteria.outlierThreshold * sigma }
-            if next == keep { break }
+            if next == keep { return (m, zip(samples, keep).filter(\.1).map(\.0)) }
             keep = next
         }
-        guard let model else { return nil }
-        return (model, zip(samples, keep).filter(\.1).map(\.0))
+        // Not settled in six rounds: the model of the last selection, so the two agree.
+        let kept = zip(samples, keep).filter(\.1).map(\.0)
+        guard let m = fit(kept) else { return nil }
+        return (m, kept)
     }
 
     /// Longest over shortest semi-axis of the soft-iron correction.

@@ -2,12 +2,13 @@ import Foundation
 import IMUGeometry
 
 /// Which face is down, from the mean acceleration of a still window; a pose more than
-/// `maximumTiltDegrees` off its axis is "held badly" (a tilted pose mixes two axes, and the
-/// fit assumes each axis sees ±1 g once and 0 g four times).
+/// `maximumTiltDegrees` off its axis is "held badly".
 public struct PoseClassifier: Sendable, Equatable {
-    /// Largest angle between the measured gravity and the pose's axis. Default 10°: easy to
-    /// meet against a table edge or a book, while the fit (which uses the magnitude, not the
-    /// on-axis reading alone) stays exact for any tilt below it.
+    /// Largest angle between the measured (uncalibrated) gravity and the pose's axis.
+    /// Default 10°: an uncalibrated part's offsets alone tilt the reading by up to ~5°
+    /// (80 mg), so this only catches poses that are plainly wrong; the session checks the
+    /// tilt again, tighter, on corrected readings once all six are in
+    /// (`SixPoseSession.maximumCorrectedTiltDegrees`).
     public var maximumTiltDegrees: Double
     /// The measured magnitude must be within this fraction of 1 g. Default 15%: uncalibrated
     /// parts are off by a few %, a device being moved or resting on something soft by more.

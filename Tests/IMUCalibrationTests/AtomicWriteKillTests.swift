@@ -25,7 +25,6 @@ struct AtomicWriteKillTests {
     @Test(.enabled(if: ProcessInfo.processInfo.environment[variable] != nil))
     func writeLoopChild() throws {
         let path = ProcessInfo.processInfo.environment[Self.variable]!
-        let directory = (path as NSString).deletingLastPathComponent
         let versions = Self.versions()
         let parent = getppid()
         let deadline = Date().addingTimeInterval(60)
@@ -35,7 +34,6 @@ struct AtomicWriteKillTests {
             try AtomicFile.write(versions[i % 2], to: path)
             i += 1
         }
-        _ = directory
     }
 
     @Test func aKilledWriterLeavesTheOldOrTheNewFile() throws {

@@ -111,7 +111,30 @@ struct SixPoseSessionTests {
     }
 
     @Test func fittingBeforeSixPosesIsRefused() {
-        #expect(throws: CalibrationRefusal.self) { try SixPoseSession().fit() }
+        var session = SixPoseSession()
+        #expect(throws: CalibrationRefusal.self) { try session.fit() }
+    }
+
+    @Test func aPoseTiltedOnceCorrectedIsAskedForAgain() throws {
+        let errors = AccelerometerErrors.typical(seed: 13)
+        var random = SeededRandom(seed: 14)
+        var session = SixPoseSession()
+        for pose in SixPoseSession.suggestedOrder {
+            // Top-down propped at 8°: under the raw 10° limit, over the corrected 5° one.
+            let tilt = pose == .topDown ? 8.0 : 1.0
+            #expect(session.offer(poseWindow(pose, errors: errors, tiltDegrees: tilt, random: &random)) == .accepted(pose))
+        }
+        do {
+            _ = try session.fit()
+            Issue.record("a pose 8° off was used")
+        } catch {
+            #expect(error.kind == .badPose)
+            #expect(error.reason.hasPrefix("held badly: top-down 8."))
+        }
+        #expect(session.nextPose == .topDown)
+        #expect(session.offer(poseWindow(.topDown, errors: errors, tiltDegrees: 1, random: &random)) == .accepted(.topDown))
+        let c = try session.fit()
+        for axis in 0..<3 { #expect(abs(c.offsetG[axis] - errors.offsetG[axis]) < 0.002) }
     }
 }
 
@@ -123,11 +146,16 @@ struct SixPoseFitTests {
             let errors = AccelerometerErrors.typical(seed: seed)
             var random = SeededRandom(seed: 1000 + seed)
             var session = SixPoseSession()
-            for pose in SixPoseSession.suggestedOrder {
-                let tilt = random.uniform() * 5
-                #expect(session.offer(poseWindow(pose, errors: errors, tiltDegrees: tilt, random: &random)) == .accepted(pose))
+            var calibration: AccelerometerCalibration?
+            // As a person would: offer what is asked for, retake what the fit sends back.
+            for _ in 0..<5 where calibration == nil {
+                while let pose = session.nextPose {
+                    let tilt = random.uniform() * 5
+                    #expect(session.offer(poseWindow(pose, errors: errors, tiltDegrees: tilt, random: &random)) == .accepted(pose))
+                }
+                calibration = try? session.fit()
             }
-            let c = try session.fit()
+            let c = try #require(calibration)
             for axis in 0..<3 {
                 #expect(abs(c.offsetG[axis] - errors.offsetG[axis]) < 0.002, "seed \(seed) offset \(axis)")
                 #expect(abs(c.scale[axis] / errors.trueScale[axis] - 1) < 0.002, "seed \(seed) scale \(axis)")
