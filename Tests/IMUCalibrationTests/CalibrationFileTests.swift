@@ -253,3 +253,22 @@ struct CalibrationJSONTests {
             == #"{"error":"coverage 40%: rotate the top toward the floor"}"#)
     }
 }
+
+struct ApplyingAFileTests {
+    @Test func eachPartIsAppliedAndMissingPartsPassThrough() {
+        let file = fullCalibrationFile()
+        let sample = InertialSample(
+            timestamp: 5, accelerationG: Vector3(0.1, -0.2, -1), rotationRateRadiansPerSecond: Vector3(0.3, 0.2, 0.1),
+            temperatureCelsius: 30)
+        let out = file.apply(to: sample)
+        #expect(out.rotationRateRadiansPerSecond == file.gyroscope!.value.apply(to: sample.rotationRateRadiansPerSecond))
+        #expect(out.accelerationG == file.accelerometer!.value.apply(to: sample.accelerationG))
+        #expect(out.timestamp == 5 && out.temperatureCelsius == 30)
+        let raw = Vector3(40, 10, -20)
+        #expect(file.apply(toMagneticFieldMicrotesla: raw) == file.magnetometer!.value.apply(to: raw))
+
+        let empty = CalibrationFile(chip: senseHat)
+        #expect(empty.apply(to: sample) == sample)
+        #expect(empty.apply(toMagneticFieldMicrotesla: raw) == raw)
+    }
+}
