@@ -2,8 +2,8 @@ import Foundation
 import IMUGeometry
 
 /// The magnetometer calibration from a sweep through many orientations (a figure-eight):
-/// robust ellipsoid fit with outlier rejection, falling back to a sphere when the data cannot
-/// support a shape, then the quality figures and the accuracy.
+/// robust ellipsoid fit with outlier rejection, a sphere instead when the data cannot support
+/// a shape or the shape does not fit clearly better, then the quality figures and the accuracy.
 public enum MagnetometerFit {
     public enum Model: String, Sendable, Equatable {
         /// Hard iron and symmetric soft iron (10-parameter quadric).
@@ -43,15 +43,22 @@ public enum MagnetometerFit {
                 .poorFit, "coverage \(format(roughCoverage.percent, 0))%" + (advice.map { ": \($0)" } ?? ""))
         }
 
-        var model = Model.sphere
-        var fitted = rough
-        var kept = samples
-        if roughCoverage.percent >= criteria.ellipsoidMinimumCoveragePercent,
-           let e = robust(samples, criteria: criteria, fit: EllipsoidFit.ellipsoid),
-           axisRatio(e.model.softIron) <= criteria.maximumSoftIronAxisRatio {
-            (fitted, kept, model) = (e.model, e.kept, .ellipsoid)
-        } else if let s = robust(samples, criteria: criteria, fit: EllipsoidFit.sphere) {
-            (fitted, kept) = (s.model, s.kept)
+        // The sphere always; the ellipsoid where coverage can carry a shape, kept only if it
+        // is a plausible shape and fits clearly better (see `ellipsoidMinimumImprovement`).
+        guard let sphere = robust(samples, criteria: criteria, fit: EllipsoidFit.sphere) else {
+            throw CalibrationRefusal(.poorFit, "the samples do not determine a centre: turn the device through more orientations")
+        }
+        var (model, fitted, kept) = (Model.sphere, sphere.model, sphere.kept)
+        var ellipsoidFailed = false
+        if roughCoverage.percent >= criteria.ellipsoidMinimumCoveragePercent {
+            if let e = robust(samples, criteria: criteria, fit: EllipsoidFit.ellipsoid),
+               axisRatio(e.model.softIron) <= criteria.maximumSoftIronAxisRatio {
+                if rms(e.model.residuals(e.kept)) <= (1 - criteria.ellipsoidMinimumImprovement) * rms(sphere.model.residuals(sphere.kept)) {
+                    (model, fitted, kept) = (.ellipsoid, e.model, e.kept)
+                }
+            } else {
+                ellipsoidFailed = true
+            }
         }
         let outliers = samples.count - kept.count
         if Double(outliers) > criteria.maximumOutlierFraction * Double(samples.count) {
@@ -61,17 +68,15 @@ public enum MagnetometerFit {
                     + "(a magnet, a motor, moving iron?)")
         }
 
-        let residuals = fitted.residuals(kept)
-        let rms = (residuals.reduce(0) { $0 + $1 * $1 } / Double(residuals.count)).squareRoot()
-        let residualPercent = 100 * rms / fitted.fieldMicrotesla
+        let residualPercent = 100 * rms(fitted.residuals(kept)) / fitted.fieldMicrotesla
         let coverage = SphereCoverage(calibratedFields: kept.map { fitted.softIron * ($0 - fitted.hardIronMicrotesla) })
         let finalAdvice = coverage.missingRegionAdvice(fieldPointsDown: fieldPointsDown)
         var accuracy = try criteria.accuracy(
             residualPercent: residualPercent, coveragePercent: coverage.percent, fieldMicrotesla: fitted.fieldMicrotesla,
             expectedFieldMicrotesla: expectedFieldMicrotesla, advice: finalAdvice)
-        // A sphere fitted to well-covered data means the ellipsoid failed: its soft iron is
-        // unknown, so it cannot claim the top level.
-        if model == .sphere && coverage.percent >= criteria.ellipsoidMinimumCoveragePercent {
+        // When the ellipsoid failed on well-covered data the soft iron is unknown (not shown
+        // to be negligible), so the sphere cannot claim the top level.
+        if ellipsoidFailed {
             accuracy = min(accuracy, .medium)
         }
         let calibration = MagnetometerCalibration(
@@ -114,6 +119,10 @@ public enum MagnetometerFit {
         let values = SymmetricEigen(softIron.array).values
         guard values[0] > 0 else { return .infinity }
         return values[2] / values[0]
+    }
+
+    static func rms(_ values: [Double]) -> Double {
+        (values.reduce(0) { $0 + $1 * $1 } / Double(max(1, values.count))).squareRoot()
     }
 
     static func median(_ values: [Double]) -> Double {

@@ -236,3 +236,16 @@ struct SphereCoverageTests {
         #expect(coverage.missingRegionAdvice()?.hasPrefix("fill the scattered gaps") == true)
     }
 }
+
+struct MagnetometerModelChoiceTests {
+    @Test func withoutSoftIronTheSphereIsChosenAndStillHigh() throws {
+        var errors = MagnetometerErrors()
+        errors.softIron = .identity
+        let samples = magnetometerSweep(errors, count: 1500, seed: 91)
+        let report = try MagnetometerFit.calibrate(samples, expectedFieldMicrotesla: earthFieldMicrotesla.length)
+        #expect(report.model == .sphere)
+        #expect(report.calibration.softIron == .identity)
+        #expect((report.calibration.hardIronMicrotesla - errors.hardIronMicrotesla).length < 0.3)
+        #expect(report.calibration.accuracy == .high)
+    }
+}
