@@ -1,0 +1,105 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Replaces a file so that, whatever moment the process dies at (or the power fails, on a
+/// journalling file system), the path holds either the old content or the new, complete:
+/// 1. write a temporary file in the same directory (same file system, so rename is atomic);
+/// 2. fsync it, so its data is on disk before its name is;
+/// 3. rename it over the target (atomic replacement, POSIX);
+/// 4. fsync the directory, so the rename itself is on disk.
+/// A crash before step 3 leaves a stray `.NAME.PID.tmp` and the old file untouched; readers
+/// only ever open the target name.
+public enum AtomicFile {
+    /// The points between the steps, for tests that simulate a crash there.
+    public enum Step: String, Sendable, CaseIterable {
+        case createdTemporary, wroteHalf, wroteAll, syncedTemporary, renamed, syncedDirectory
+    }
+
+    /// Thrown by a checkpoint to stop the write at that step the way a crash would: nothing
+    /// is cleaned up.
+    public struct SimulatedCrash: Error, Sendable {
+        public init() {}
+    }
+
+    public static func write(_ text: String, to path: String, permissions: mode_t = 0o644) throws(CalibrationFileError) {
+        try write(Array(text.utf8), to: path, permissions: permissions, checkpoint: { _ in })
+    }
+
+    /// `checkpoint` runs after each step; if it throws `SimulatedCrash` the write stops on
+    /// the spot (no cleanup) and returns, leaving the files as if the process had been killed
+    /// there, for the caller to inspect.
+    public static func write(
+        _ bytes: [UInt8], to path: String, permissions: mode_t = 0o644,
+        checkpoint: (Step) throws(SimulatedCrash) -> Void
+    ) throws(CalibrationFileError) {
+        let slash = path.lastIndex(of: "/")
+        let directory = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        let temporary = CalibrationDirectory.join(directory, ".\(name).\(getpid()).tmp")
+        func failure(_ what: String, _ code: Int32 = errno) -> CalibrationFileError {
+            CalibrationFileError(file: path, line: 0, message: "cannot write: \(what): \(String(cString: strerror(code)))")
+        }
+
+        // A stray temporary of this process (an earlier crash simulation) is replaced.
+        unlink(temporary)
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, permissions)
+        guard fd >= 0 else { throw failure("create \(temporary)") }
+        var closed = false
+        var renamed = false
+        // The steps; a failure comes back as a value, a simulated crash as a throw.
+        func steps() throws(SimulatedCrash) -> CalibrationFileError? {
+            try checkpoint(.createdTemporary)
+            let half = bytes.count / 2
+            if let e = writeAll(fd, bytes[..<half]) { return failure("write \(temporary)", e) }
+            try checkpoint(.wroteHalf)
+            if let e = writeAll(fd, bytes[half...]) { return failure("write \(temporary)", e) }
+            try checkpoint(.wroteAll)
+            if fsync(fd) != 0 { return failure("fsync \(temporary)") }
+            try checkpoint(.syncedTemporary)
+            closed = true
+            if close(fd) != 0 { return failure("close \(temporary)") }
+            if rename(temporary, path) != 0 { return failure("rename to \(path)") }
+            renamed = true
+            try checkpoint(.renamed)
+            let dirfd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            if dirfd >= 0 {
+                // Some file systems refuse fsync on directories (EINVAL); the rename has still
+                // happened, so that is not a failure of the write.
+                _ = fsync(dirfd)
+                close(dirfd)
+            }
+            try checkpoint(.syncedDirectory)
+            return nil
+        }
+        let outcome: CalibrationFileError?
+        do {
+            outcome = try steps()
+        } catch {
+            // A simulated crash: leave everything as a killed process would, except the
+            // descriptor, which the kernel would close.
+            if !closed { close(fd) }
+            return
+        }
+        if let outcome {
+            if !closed { close(fd) }
+            if !renamed { unlink(temporary) }
+            throw outcome
+        }
+    }
+
+    /// write(2) until everything is written; the errno on failure.
+    private static func writeAll(_ fd: Int32, _ bytes: ArraySlice<UInt8>) -> Int32? {
+        var offset = bytes.startIndex
+        while offset < bytes.endIndex {
+            let n = bytes[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                return errno
+            }
+            offset += n
+        }
+        return nil
+    }
+}

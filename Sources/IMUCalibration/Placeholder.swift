@@ -1,1 +1,0 @@
-// Calibration fits and files (filled in by the calibration work).

@@ -1,0 +1,55 @@
+import Foundation
+import Testing
+@testable import IMUCalibration
+
+struct AtomicWriteTests {
+    /// A crash after each step leaves the old file (before the rename) or the new one (from
+    /// the rename on), complete and loadable; never a mixture, never nothing.
+    @Test(arguments: AtomicFile.Step.allCases)
+    func aCrashAtAnyStepLeavesTheOldOrTheNewFile(step: AtomicFile.Step) throws {
+        let directory = temporaryDirectory("crash-\(step.rawValue)")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let old = fullCalibrationFile(fieldMicrotesla: 40)
+        let new = fullCalibrationFile(fieldMicrotesla: 60)
+        let path = try CalibrationStore.save(old, in: directory)
+        try AtomicFile.write(Array(new.tomlText.utf8), to: path) { reached throws(AtomicFile.SimulatedCrash) in
+            if reached == step { throw AtomicFile.SimulatedCrash() }
+        }
+        let loaded = try CalibrationStore.load(senseHat, from: directory)
+        let renamed = AtomicFile.Step.allCases.firstIndex(of: step)! >= AtomicFile.Step.allCases.firstIndex(of: .renamed)!
+        #expect(loaded == (renamed ? new : old))
+    }
+
+    @Test func aCrashBeforeTheFirstFileLeavesNoFile() throws {
+        let directory = temporaryDirectory("crash-first")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = CalibrationDirectory.path(for: senseHat, in: directory)
+        try AtomicFile.write(Array(fullCalibrationFile().tomlText.utf8), to: path) { step throws(AtomicFile.SimulatedCrash) in
+            if step == .wroteHalf { throw AtomicFile.SimulatedCrash() }
+        }
+        #expect(try CalibrationStore.load(senseHat, from: directory) == nil)
+        // The next write goes through despite the stray temporary file.
+        try CalibrationStore.save(fullCalibrationFile(), in: directory)
+        #expect(try CalibrationStore.load(senseHat, from: directory) == fullCalibrationFile())
+    }
+
+    @Test func aWriteThatFailsSaysWhy() throws {
+        let directory = temporaryDirectory("fail")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        do {
+            try AtomicFile.write("x", to: directory + "/no/such/dir/file.toml")
+            Issue.record("a write into a missing directory succeeded")
+        } catch {
+            #expect(error.message.hasPrefix("cannot write: create"))
+            #expect(error.line == 0)
+        }
+    }
+
+    @Test func theWrittenFileHasTheRequestedPermissions() throws {
+        let directory = temporaryDirectory("mode")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = try CalibrationStore.save(fullCalibrationFile(), in: directory)
+        let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
+        #expect(mode == 0o644)
+    }
+}
