@@ -75,7 +75,7 @@ let package = Package(
         // coverage, and the calibration files (pure fits on plain data; files written atomically).
         .target(
             name: "IMUCalibration",
-            dependencies: ["IMUGeometry", .product(name: "TOMLKit", package: "TOMLKit")]
+            dependencies: ["IMUGeometry", "IMUConfigFile", .product(name: "TOMLKit", package: "TOMLKit")]
         ),
         // The World Magnetic Model (WMM2025): declination for true north, the expected field strength.
         .target(name: "IMUGeomagnetism"),
@@ -117,7 +117,7 @@ let package = Package(
         .testTarget(name: "IMUEventsTests", dependencies: ["IMUEvents", "IMUGeometry"]),
         .testTarget(name: "IMUPlotTests", dependencies: ["IMUPlot"]),
         .testTarget(name: "IMURulesTests", dependencies: ["IMURules", "IMUEvents", "IMUConfigFile", "IMUTwin", "IMUBus"]),
-        .testTarget(name: "IMUCalibrationTests", dependencies: ["IMUCalibration", "IMUGeometry"]),
+        .testTarget(name: "IMUCalibrationTests", dependencies: ["IMUCalibration", "IMUGeometry", "IMUConfigFile"]),
     ],
     swiftLanguageModes: [.v6]
 )

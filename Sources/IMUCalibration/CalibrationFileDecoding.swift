@@ -1,4 +1,5 @@
 import Foundation
+import IMUConfigFile
 import IMUGeometry
 import TOMLKit
 
@@ -14,15 +15,15 @@ extension CalibrationFile {
 }
 
 /// The format's checks, in the order a reader meets them.
-struct CalibrationFileDecoder {
+struct CalibrationFileDecoder: TOMLSchemaDecoder {
     let text: String
     let file: String
-    let locator: CalibrationTOMLLocator
+    let locator: TOMLLocator
 
     init(text: String, file: String) {
         self.text = text
         self.file = file
-        self.locator = CalibrationTOMLLocator(text: text)
+        self.locator = TOMLLocator(text: text)
     }
 
     static let rootKeys = ["version", "parts", "chip", "gyroscope", "accelerometer", "magnetometer"]
@@ -33,10 +34,8 @@ struct CalibrationFileDecoder {
         "hard-iron-uT", "soft-iron", "field-uT", "residual-percent", "coverage-percent", "accuracy", "calibrated-at",
     ]
 
-    func error(_ message: String, key: String? = nil, table: String = "") -> CalibrationFileError {
-        let p = locator.best(key: key, in: table)
-        return CalibrationFileError(file: file, line: p.line, column: p.column, message: message)
-    }
+    /// The calibration format's messages say what is expected where they are raised.
+    static let expected: [String: String] = [:]
 
     func decode(expecting expected: ChipIdentity?) throws(CalibrationFileError) -> CalibrationFile {
         let root: TOMLTable
@@ -49,7 +48,7 @@ struct CalibrationFileDecoder {
         } catch {
             throw CalibrationFileError(file: file, line: 1, message: "TOML syntax error: \(error)")
         }
-        try checkKeys(root, allowed: Self.rootKeys, table: "")
+        try checkKeys(root, allowed: Self.rootKeys, table: nil, index: nil, what: "the file")
 
         guard let versionValue = root["version"] else {
             throw self.error("missing `version` (this file was not written by imu, or is cut short)")
@@ -66,7 +65,7 @@ struct CalibrationFileDecoder {
         }
 
         let chipTable = try table(root, "chip", required: true)!
-        try checkKeys(chipTable, allowed: Self.chipKeys, table: "chip")
+        try checkKeys(chipTable, allowed: Self.chipKeys, table: "chip", index: nil, what: "[chip]")
         let chip = ChipIdentity(
             chip: try string(chipTable, "type", table: "chip"),
             board: try string(chipTable, "board", table: "chip"),
@@ -79,7 +78,7 @@ struct CalibrationFileDecoder {
         try checkParts(root)
         var result = CalibrationFile(chip: chip)
         if let t = try table(root, "gyroscope", required: false) {
-            try checkKeys(t, allowed: Self.gyroscopeKeys, table: "gyroscope")
+            try checkKeys(t, allowed: Self.gyroscopeKeys, table: "gyroscope", index: nil, what: "[gyroscope]")
             let bias = try vector(t, "bias-rad-s", table: "gyroscope", limit: GyroBiasEstimator.plausibleBiasRadiansPerSecond,
                                   what: "rad/s, each within ±0.52 (30 °/s)")
             let temperature = t["temperature-celsius"] == nil
@@ -89,7 +88,7 @@ struct CalibrationFileDecoder {
                 calibratedAt: try timestamp(t, table: "gyroscope"))
         }
         if let t = try table(root, "accelerometer", required: false) {
-            try checkKeys(t, allowed: Self.accelerometerKeys, table: "accelerometer")
+            try checkKeys(t, allowed: Self.accelerometerKeys, table: "accelerometer", index: nil, what: "[accelerometer]")
             let offset = try vector(t, "offset-g", table: "accelerometer", limit: SixPoseFit.plausibleOffsetG,
                                     what: "g, each within ±\(SixPoseFit.plausibleOffsetG)")
             let scale = try vector(t, "scale", table: "accelerometer", range: SixPoseFit.plausibleScale,
@@ -98,7 +97,7 @@ struct CalibrationFileDecoder {
                 AccelerometerCalibration(offsetG: offset, scale: scale), calibratedAt: try timestamp(t, table: "accelerometer"))
         }
         if let t = try table(root, "magnetometer", required: false) {
-            try checkKeys(t, allowed: Self.magnetometerKeys, table: "magnetometer")
+            try checkKeys(t, allowed: Self.magnetometerKeys, table: "magnetometer", index: nil, what: "[magnetometer]")
             let table = "magnetometer"
             let hardIron = try vector(t, "hard-iron-uT", table: table, limit: 2000, what: "µT, each within ±2000")
             let softIron = try softIronMatrix(t, table: table)
@@ -143,18 +142,6 @@ struct CalibrationFileDecoder {
     }
 
     // MARK: Typed values
-
-    func checkKeys(_ t: TOMLTable, allowed: [String], table: String) throws(CalibrationFileError) {
-        let unknown = t.keys.filter { !allowed.contains($0) }
-        let first = unknown.min { a, b in
-            let pa = locator.best(key: a, in: table), pb = locator.best(key: b, in: table)
-            return (pa.line, pa.column) < (pb.line, pb.column)
-        }
-        guard let key = first else { return }
-        let place = table.isEmpty ? "the file" : "[\(table)]"
-        throw error("unknown key `\(key)` in \(place) (expected one of \(allowed.joined(separator: ", ")))",
-                    key: key, table: table)
-    }
 
     func table(_ root: TOMLTable, _ key: String, required: Bool) throws(CalibrationFileError) -> TOMLTable? {
         guard let v = root[key] else {
