@@ -24,20 +24,10 @@ struct EventsCommand: ParsableCommand {
               imu events --replay walk.csv --format jsonl
             """)
 
-    @Flag(help: "Watch the simulated IMU (the digital twin).")
-    var sim = false
-
-    @Argument(help: "With --sim: the motion scenario.")
-    var scenario: String?
+    @OptionGroup var source: IMUSourceOptions
 
     @Option(help: "Read a recorded log instead of a live IMU.")
     var replay: String?
-
-    @Option(help: "The board or hat profile (default: detected).")
-    var board: String?
-
-    @Option(help: "The I²C bus device to use.")
-    var bus: String?
 
     @Option(help: "Samples per second for a live IMU.")
     var rate: Double = 100
@@ -51,12 +41,8 @@ struct EventsCommand: ParsableCommand {
     @Option(help: "Stop after this many seconds.")
     var duration: Double?
 
-    @Flag(name: .customLong("virtual-time"), help: .hidden)
-    var virtualTime = false
-
     func validate() throws {
-        if scenario != nil && !sim { throw ValidationError("a scenario ('\(scenario!)') only makes sense with --sim") }
-        if replay != nil && sim { throw ValidationError("choose --sim or --replay, not both") }
+        if replay != nil && source.sim { throw ValidationError("choose --sim or --replay, not both") }
         if format == .csv { throw ValidationError("events come as table or jsonl") }
         guard rate.isFinite, rate >= 10, rate <= 1000 else {
             throw ValidationError("--rate must be between 10 and 1000 samples per second for events, not \(rate)")
@@ -94,7 +80,7 @@ struct EventsCommand: ParsableCommand {
             return
         }
 
-        let session = try Hardware.open(sim: sim, scenario: scenario, board: board, bus: bus, virtualTime: virtualTime)
+        let session = try source.open()
         let stream = SampleStream(session: session, rate: rate, duration: duration)
         _ = try stream.configure()
         var pipeline = Self.pipeline(magnetometer: session.driver.capabilities.magnetometer)

@@ -20,23 +20,10 @@ struct ReadCommand: ParsableCommand {
               imu read --board sense-hat --rate 50 --format jsonl
             """)
 
-    @Flag(help: "Read the simulated IMU (the digital twin) instead of hardware.")
-    var sim = false
-
-    @Argument(help: "With --sim: the motion scenario to simulate (see --list-scenarios).")
-    var scenario: String?
+    @OptionGroup var source: IMUSourceOptions
 
     @Flag(help: "List the --sim scenarios and exit.")
     var listScenarios = false
-
-    @Option(help: "With --sim: how wrong the simulated sensors are: typical (uncalibrated), calibrated (noise only) or perfect.")
-    var errors: String = "typical"
-
-    @Option(help: "The board or hat profile (a name from Boards/, e.g. sense-hat, gy-521). Default: detected.")
-    var board: String?
-
-    @Option(help: "The I²C bus device to use (default: the board's, or the one where an IMU is found).")
-    var bus: String?
 
     @Option(help: "Samples per second (the chip is set to its nearest rate).")
     var rate: Double = 10
@@ -47,16 +34,7 @@ struct ReadCommand: ParsableCommand {
     @Option(help: "Output format: table, csv or jsonl.")
     var format: SampleFormat = .table
 
-    @Flag(name: .customLong("virtual-time"), help: .hidden)
-    var virtualTime = false
-
     func validate() throws {
-        if scenario != nil && !sim {
-            throw ValidationError("a scenario ('\(scenario!)') only makes sense with --sim")
-        }
-        if errors != "typical" && !sim {
-            throw ValidationError("--errors only makes sense with --sim")
-        }
         guard rate.isFinite, rate >= 0.1, rate <= 1000 else {
             throw ValidationError("--rate must be between 0.1 and 1000 samples per second, not \(rate)")
         }
@@ -71,8 +49,7 @@ struct ReadCommand: ParsableCommand {
             return
         }
         StopSignal.install()
-        let session = try Hardware.open(
-            sim: sim, scenario: scenario, errors: errors, board: board, bus: bus, virtualTime: virtualTime)
+        let session = try source.open()
         try SampleReader(session: session, rate: rate, count: count, format: format).run()
     }
 }

@@ -26,23 +26,9 @@ struct RecordCommand: ParsableCommand {
     @Option(help: "Samples per second.")
     var rate: Double = 100
 
-    @Flag(help: "Record the simulated IMU (the digital twin) instead of hardware.")
-    var sim = false
-
-    @Argument(help: "With --sim: the motion scenario to simulate.")
-    var scenario: String?
-
-    @Option(help: "The board or hat profile (default: detected).")
-    var board: String?
-
-    @Option(help: "The I²C bus device to use.")
-    var bus: String?
-
-    @Flag(name: .customLong("virtual-time"), help: .hidden)
-    var virtualTime = false
+    @OptionGroup var source: IMUSourceOptions
 
     func validate() throws {
-        if scenario != nil && !sim { throw ValidationError("a scenario ('\(scenario!)') only makes sense with --sim") }
         guard rate.isFinite, rate >= 0.1, rate <= 1000 else {
             throw ValidationError("--rate must be between 0.1 and 1000 samples per second, not \(rate)")
         }
@@ -53,7 +39,7 @@ struct RecordCommand: ParsableCommand {
 
     func run() throws {
         StopSignal.install()
-        let session = try Hardware.open(sim: sim, scenario: scenario, board: board, bus: bus, virtualTime: virtualTime)
+        let session = try source.open()
         let descriptor = open(output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
             throw CommandError("cannot write \(output): \(String(cString: strerror(errno)))")

@@ -17,17 +17,7 @@ struct StreamCommand: ParsableCommand {
               imu stream --board sense-hat --frame xMagneticNorthZVertical --format csv > motion.csv
             """)
 
-    @Flag(help: "Stream the simulated IMU (the digital twin).")
-    var sim = false
-
-    @Argument(help: "With --sim: the motion scenario.")
-    var scenario: String?
-
-    @Option(help: "The board or hat profile (default: detected).")
-    var board: String?
-
-    @Option(help: "The I²C bus device to use.")
-    var bus: String?
+    @OptionGroup var source: IMUSourceOptions
 
     @Option(help: "Reference frame (default: xMagneticNorthZVertical with a magnetometer, else xArbitraryZVertical).")
     var frame: ReferenceFrame?
@@ -47,11 +37,7 @@ struct StreamCommand: ParsableCommand {
     @Option(help: "Magnetic declination in degrees, east positive (for xTrueNorthZVertical).")
     var declination: Double?
 
-    @Flag(name: .customLong("virtual-time"), help: .hidden)
-    var virtualTime = false
-
     func validate() throws {
-        if scenario != nil && !sim { throw ValidationError("a scenario ('\(scenario!)') only makes sense with --sim") }
         guard rate.isFinite, rate >= 10, rate <= 1000 else {
             throw ValidationError("--rate must be between 10 and 1000 samples per second, not \(rate)")
         }
@@ -60,7 +46,7 @@ struct StreamCommand: ParsableCommand {
 
     func run() throws {
         StopSignal.install()
-        let session = try Hardware.open(sim: sim, scenario: scenario, board: board, bus: bus, virtualTime: virtualTime)
+        let session = try source.open()
         let hasMagnetometer = session.driver.capabilities.magnetometer
         let frame = self.frame ?? (hasMagnetometer ? .xMagneticNorthZVertical : .xArbitraryZVertical)
         if frame.needsMagnetometer && !hasMagnetometer {

@@ -1,0 +1,33 @@
+import ArgumentParser
+
+/// Where samples come from, the same for every live command: hardware (a board profile and bus,
+/// detected when not given) or the simulated IMU with a motion scenario.
+struct IMUSourceOptions: ParsableArguments {
+    @Flag(help: "Use the simulated IMU (the digital twin) instead of hardware.")
+    var sim = false
+
+    @Argument(help: "With --sim: the motion scenario (imu read --list-scenarios lists them).")
+    var scenario: String?
+
+    @Option(help: "With --sim: how wrong the simulated sensors are: typical (uncalibrated), calibrated (noise only) or perfect.")
+    var errors: String = "typical"
+
+    @Option(help: "The board or hat profile (a name from Boards/, e.g. sense-hat, gy-521, or a file). Default: detected.")
+    var board: String?
+
+    @Option(help: "The I²C bus device (default: the board's, or the one where an IMU is found).")
+    var bus: String?
+
+    /// Runs the twin on virtual time (no real waiting): for tests.
+    @Flag(name: .customLong("virtual-time"), help: .hidden)
+    var virtualTime = false
+
+    func validate() throws {
+        if let scenario, !sim { throw ValidationError("a scenario ('\(scenario)') only makes sense with --sim") }
+        if errors != "typical" && !sim { throw ValidationError("--errors only makes sense with --sim") }
+    }
+
+    func open() throws -> HardwareSession {
+        try Hardware.open(sim: sim, scenario: scenario, errors: errors, board: board, bus: bus, virtualTime: virtualTime)
+    }
+}
