@@ -27,7 +27,10 @@ struct IMUSourceOptions: ParsableArguments {
         if errors != "typical" && !sim { throw ValidationError("--errors only makes sense with --sim") }
     }
 
-    func open() throws -> HardwareSession {
-        try Hardware.open(sim: sim, scenario: scenario, errors: errors, board: board, bus: bus, virtualTime: virtualTime)
+    /// The session; with --sim and no scenario named, `defaultScenario` (else the twin lies still).
+    func open(defaultScenario: String? = nil) throws -> HardwareSession {
+        try Hardware.open(
+            sim: sim, scenario: scenario ?? defaultScenario, errors: errors, board: board, bus: bus,
+            virtualTime: virtualTime)
     }
 }

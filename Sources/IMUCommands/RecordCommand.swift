@@ -40,6 +40,7 @@ struct RecordCommand: ParsableCommand {
     func run() throws {
         StopSignal.install()
         let session = try source.open()
+        let calibration = try AppliedCalibration(for: session.chipIdentity)
         let descriptor = open(output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
             throw CommandError("cannot write \(output): \(String(cString: strerror(errno)))")
@@ -47,6 +48,9 @@ struct RecordCommand: ParsableCommand {
         defer { close(descriptor) }
         let showProgress = isatty(STDERR_FILENO) != 0
         var reader = SampleReader(session: session, rate: rate, count: nil, format: .csv, duration: duration)
+        // The samples stay raw; replay applies the stored calibration (named here) again.
+        reader.calibrationNote = calibration.file == nil ? "none" : "raw samples; stored \(calibration.summary) calibration applies on replay"
+
         reader.output = LineOutput(descriptor: descriptor, latency: 1, durable: true)
         var lastShown = -1.0
         reader.progress = { samples, seconds in

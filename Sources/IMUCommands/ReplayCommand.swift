@@ -54,14 +54,19 @@ struct ReplayCommand: ParsableCommand {
         guard let conversion = FrameConversion(frame: frame, declinationDegrees: try declinationDegrees()) else {
             throw CommandError("xTrueNorthZVertical needs the magnetic declination: give --declination DEGREES or --location LAT,LON")
         }
+        let calibration = try AppliedCalibration(for: CalibrationSource.replay(recording, path: log).chipIdentity)
         let filter = ReferenceFusionFilter(usesMagnetometer: frame.needsMagnetometer)
         var pipeline = DeviceMotionPipeline(filter: filter, frame: conversion)
         let formatter = MotionFormatter(format)
         var output = LineOutput()
-        for line in formatter.header(frame: frame, source: (log as NSString).lastPathComponent) { output.write(line) }
+        let source = (log as NSString).lastPathComponent + ", calibration: " + calibration.summary
+        for line in formatter.header(frame: frame, source: source) { output.write(line) }
         for sample in recording.samples {
             if StopSignal.isRequested { break }
-            if let motion = pipeline.update(sample) { output.write(formatter.line(for: motion)) }
+            let calibrated = calibration.apply(to: sample)
+            if let motion = pipeline.update(calibrated) {
+                output.write(formatter.line(for: motion.with(field: calibrated.magneticField, accuracy: calibration.magnetometerAccuracy)))
+            }
         }
         output.flush()
     }

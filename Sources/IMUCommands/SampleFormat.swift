@@ -18,6 +18,8 @@ public struct SampleSource: Sendable, Equatable {
     public var chip: String
     public var board: String
     public var bus: String
+    /// The chip's (accel/gyro) address, `0x6a`.
+    public var address: String? = nil
     public var rateHz: Double
     /// The chip's ranges and rates, for the metadata.
     public var configuration: IMUConfiguration?
@@ -57,6 +59,7 @@ public struct SampleFormatter: Sendable {
                 "# chip: \(source.chip)",
                 "# board: \(source.board)",
                 "# bus: \(source.bus)",
+            ] + (source.address.map { ["# address: \($0)"] } ?? []) + [
                 "# rate_hz: \(number(source.rateHz, 3))",
             ] + (source.rangesText.map { ["# ranges: \($0)"] } ?? []) + [
                 "# calibration: \(source.calibration)",

@@ -1,3 +1,4 @@
+import IMUBus
 import IMUDrivers
 
 /// `imu read` and `imu record`: the sample stream printed in a sample format.
@@ -11,14 +12,17 @@ struct SampleReader {
     var output = LineOutput()
     /// Called after each batch of samples with the number written and the seconds elapsed.
     var progress: ((_ samples: Int, _ seconds: Double) -> Void)? = nil
+    /// The metadata's `# calibration:` line: the samples are printed raw.
+    var calibrationNote = "none"
 
     func run() throws {
         let stream = SampleStream(session: session, rate: rate, duration: duration)
         let (configuration, rateHz) = try stream.configure()
         let formatter = SampleFormatter(format)
-        let source = SampleSource(
+        var source = SampleSource(
             chip: session.driver.model.rawValue, board: session.board.name, bus: session.bus.name,
-            rateHz: rateHz, configuration: configuration)
+            address: hex(session.placement.address), rateHz: rateHz, configuration: configuration)
+        source.calibration = calibrationNote
         var output = self.output
         for line in formatter.header(for: source) { output.write(line) }
 

@@ -47,6 +47,7 @@ struct StreamCommand: ParsableCommand {
     func run() throws {
         StopSignal.install()
         let session = try source.open()
+        let calibration = try AppliedCalibration(for: session.chipIdentity)
         let hasMagnetometer = session.driver.capabilities.magnetometer
         let frame = self.frame ?? (hasMagnetometer ? .xMagneticNorthZVertical : .xArbitraryZVertical)
         if frame.needsMagnetometer && !hasMagnetometer {
@@ -69,8 +70,10 @@ struct StreamCommand: ParsableCommand {
         }
         var view = LiveMotionView()
         var rows = 0
-        let dropped = try stream.run(afterBatch: { output.flushIfDue() }) { sample in
-            guard let motion = pipeline.update(sample) else { return false }
+        let dropped = try stream.run(afterBatch: { output.flushIfDue() }) { raw in
+            let sample = calibration.apply(to: raw)
+            guard let estimated = pipeline.update(sample) else { return false }
+            let motion = estimated.with(field: sample.magneticField, accuracy: calibration.magnetometerAccuracy)
             rows += 1
             if live {
                 view.add(motion)

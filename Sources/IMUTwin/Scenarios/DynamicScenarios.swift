@@ -34,6 +34,15 @@ extension ClosureScenario {
         return MotionTruth(attitude: Quaternion(axis: zAxis, angle: yaw) * Quaternion(axis: xAxis, angle: pitch))
     }
 
+    /// Turned slowly through every orientation, as a person does for a compass calibration:
+    /// three rotations at rates with no common period, so the device's axes sweep the sphere.
+    public static let tumble = ClosureScenario(name: "tumble", summary: "turned slowly through every orientation (a compass calibration)") { t in
+        let yaw = 2 * Double.pi * t / 7.0, pitch = 2 * Double.pi * t / 11.3, roll = 2 * Double.pi * t / 17.9
+        return MotionTruth(
+            attitude: Quaternion(axis: zAxis, angle: yaw) * Quaternion(axis: xAxis, angle: pitch)
+                * Quaternion(axis: Vector3(0, 1, 0), angle: roll))
+    }
+
     /// Held upright and shaken side to side at 2.5 Hz, ±1.5 g, in 2 s bursts every 4 s.
     public static let shake = ClosureScenario(name: "shake", summary: "upright, shaken side to side (2.5 Hz, ±1.5 g) 2 s on, 2 s off") { t in
         let attitude = Pose.upright.attitude

@@ -1,0 +1,328 @@
+import ArgumentParser
+import Foundation
+import IMUBus
+import IMUCalibration
+import IMUDrivers
+import IMUGeomagnetism
+import IMUGeometry
+import IMULog
+
+/// `imu calibrate`: gyro bias, six-pose accelerometer, figure-eight magnetometer; stored per chip.
+struct CalibrateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "calibrate",
+        abstract: "Calibrate the gyroscope, accelerometer and magnetometer; the result is used automatically.",
+        discussion: """
+            One file per chip (board, bus, address, type) in $XDG_CONFIG_HOME/imu (or /etc/imu with
+            --system), written atomically. Every step takes --replay LOG.csv, --json and --no-save.
+
+            Examples:
+              imu calibrate gyro              hold the board still for 3 s
+              imu calibrate accel             six poses, each face down in turn
+              imu calibrate mag               wave the board in a figure-eight
+              imu calibrate show
+            """,
+        subcommands: [CalibrateGyro.self, CalibrateAccelerometer.self, CalibrateMagnetometer.self, CalibrateShow.self, CalibrateReset.self])
+}
+
+func say(_ text: String, json: Bool) {
+    // Under --json, standard output carries only the JSON; the guidance goes to the terminal.
+    if json { printToStandardError(text) } else { print(text) }
+}
+
+// MARK: Gyroscope
+
+struct CalibrateGyro: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "gyro", abstract: "Measure the gyroscope's bias while the board lies still.")
+
+    @OptionGroup var options: CalibrationOptions
+
+    @Option(help: "Seconds to hold still.")
+    var duration: Double = 3
+
+    func run() throws {
+        StopSignal.install()
+        let outcome = options.outcome
+        let (source, stream) = try options.open(rate: 100, simScenario: "still")
+        var samples: [InertialSample] = []
+        switch source {
+        case .replay(let log, let path):
+            // The first still window of the log.
+            let all = log.samples.map(InertialSample.init)
+            var start = 0
+            var found: [InertialSample]?
+            while start < all.count, found == nil {
+                let end = all[start...].firstIndex { $0.timestamp - all[start].timestamp >= duration } ?? all.count
+                let window = Array(all[start..<end])
+                if (try? StillnessCriteria.standard.check(window)) != nil, window.last!.timestamp - window[0].timestamp >= duration * 0.95 {
+                    found = window
+                }
+                start = all[start...].firstIndex { $0.timestamp - all[start].timestamp >= 0.5 } ?? all.count
+            }
+            guard let found else { throw outcome.refuse("no still window of \(number(duration, 1)) s in \(path)") }
+            samples = found
+        case .live:
+            say("Hold the board still for \(number(duration, 0)) s…", json: outcome.json)
+            var start: Double?
+            try stream!.run { sample in
+                start = start ?? sample.timestamp
+                samples.append(InertialSample(sample))
+                return sample.timestamp - start! >= duration
+            }
+        }
+        let calibration: GyroBiasCalibration
+        do {
+            calibration = try GyroBiasEstimator.estimate(samples)
+        } catch {
+            throw outcome.refuse(error.reason)
+        }
+        let saved = try outcome.store(for: source.chipIdentity) { $0.gyroscope = .init(calibration, calibratedAt: Date()) }
+        if outcome.json {
+            print(CalibrationJSON.gyroscope(calibration))
+        } else {
+            let b = calibration.biasRadiansPerSecond * (180 / .pi)
+            print("gyro bias: x \(number(b.x, 3)) y \(number(b.y, 3)) z \(number(b.z, 3)) °/s"
+                + (calibration.temperatureCelsius.map { " at \(number($0, 1)) °C" } ?? ""))
+            if let saved { print("saved to \(saved)") }
+        }
+    }
+}
+
+// MARK: Accelerometer
+
+struct CalibrateAccelerometer: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "accel", abstract: "Six poses, each face down in turn: offset and scale per axis.")
+
+    @OptionGroup var options: CalibrationOptions
+
+    @Option(help: "Seconds each pose is held still.")
+    var hold: Double = 2
+
+    @Option(help: "Give up after this many seconds (live).")
+    var timeout: Double = 180
+
+    func run() throws {
+        StopSignal.install()
+        let outcome = options.outcome
+        let (source, stream) = try options.open(rate: 100, simScenario: "seed-sequence")
+        var session = SixPoseSession()
+        var window: [InertialSample] = []
+        /// After a capture the device must move before the next one is taken.
+        var waitingForMove = false
+        var lastRejection = ""
+
+        func consider(_ sample: InertialSample) -> Bool {
+            window.append(sample)
+            while let first = window.first, sample.timestamp - first.timestamp > hold { window.removeFirst() }
+            guard let first = window.first, sample.timestamp - first.timestamp >= hold * 0.95 else { return false }
+            if waitingForMove {
+                if (try? session.stillness.check(window)) == nil { waitingForMove = false }
+                return false
+            }
+            guard (try? session.stillness.check(window)) != nil else { return false }
+            switch session.offer(window) {
+            case .accepted(let pose):
+                say("✓ \(pose.rawValue) captured (\(6 - session.remaining.count) of 6)", json: outcome.json)
+                if let next = session.nextPose { say("next: \(next.instruction)", json: outcome.json) }
+                waitingForMove = true
+                window.removeAll()
+            case .rejected(let kind, let reason):
+                if case .repeated = kind { waitingForMove = true }
+                if reason != lastRejection { say("✗ \(reason)", json: outcome.json) }
+                lastRejection = reason
+                window.removeAll()
+            }
+            return session.isComplete
+        }
+
+        switch source {
+        case .replay(let log, _):
+            for sample in log.samples where consider(InertialSample(sample)) { break }
+        case .live:
+            say("Six poses, held still \(number(hold, 0)) s each, in any order. First: \(session.nextPose!.instruction)", json: outcome.json)
+            var start: Double?
+            try stream!.run { sample in
+                start = start ?? sample.timestamp
+                return consider(InertialSample(sample)) || sample.timestamp - start! > timeout
+            }
+        }
+        guard session.isComplete else {
+            throw outcome.refuse("only \(6 - session.remaining.count) of six poses were captured; missing: "
+                + session.remaining.map(\.rawValue).joined(separator: ", "))
+        }
+        let calibration: AccelerometerCalibration
+        do {
+            calibration = try session.fit()
+        } catch {
+            throw outcome.refuse(error.reason)
+        }
+        let saved = try outcome.store(for: source.chipIdentity) { $0.accelerometer = .init(calibration, calibratedAt: Date()) }
+        if outcome.json {
+            print(CalibrationJSON.accelerometer(calibration))
+        } else {
+            let o = calibration.offsetG * 1000, s = calibration.scale
+            print("accelerometer offset: x \(number(o.x, 1)) y \(number(o.y, 1)) z \(number(o.z, 1)) mg;"
+                + " scale: x \(number(s.x, 4)) y \(number(s.y, 4)) z \(number(s.z, 4))")
+            if let saved { print("saved to \(saved)") }
+        }
+    }
+}
+
+// MARK: Magnetometer
+
+struct CalibrateMagnetometer: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "mag", abstract: "Wave the board in a figure-eight: hard and soft iron, with a coverage check.")
+
+    @OptionGroup var options: CalibrationOptions
+
+    @Option(help: "Stop collecting at this share of directions covered (%).")
+    var coverage: Double = 80
+
+    @Option(help: "Give up collecting after this many seconds (live).")
+    var timeout: Double = 90
+
+    @Option(help: "latitude,longitude for the expected field strength (World Magnetic Model).")
+    var location: String?
+
+    func run() throws {
+        StopSignal.install()
+        let outcome = options.outcome
+        let (source, stream) = try options.open(rate: 50, simScenario: "tumble")
+        var fields: [Vector3] = []
+        switch source {
+        case .replay(let log, _):
+            fields = log.samples.compactMap(\.magneticField)
+        case .live(let session):
+            guard session.driver.capabilities.magnetometer else {
+                throw outcome.refuse("the \(session.driver.model.rawValue) has no magnetometer")
+            }
+            say("Move the board in a figure-eight, turning it through every direction…", json: outcome.json)
+            var progress = CoverageProgress()
+            let showProgress = isatty(STDERR_FILENO) != 0
+            var start: Double?
+            try stream!.run { sample in
+                start = start ?? sample.timestamp
+                guard let field = sample.magneticField, field != fields.last else { return false }
+                fields.append(field)
+                let percent = progress.add(field)
+                if showProgress, let line = progress.line(percent: percent, goal: coverage) {
+                    FileHandle.standardError.write(Data(line.utf8))
+                }
+                return percent >= coverage || sample.timestamp - start! > timeout
+            }
+            if showProgress { FileHandle.standardError.write(Data("\n".utf8)) }
+        }
+        let expected = try expectedField()
+        let report: MagnetometerFit.Report
+        do {
+            report = try MagnetometerFit.calibrate(fields, expectedFieldMicrotesla: expected)
+        } catch {
+            throw outcome.refuse(error.reason)
+        }
+        let calibration = report.calibration
+        let saved = try outcome.store(for: source.chipIdentity) { $0.magnetometer = .init(calibration, calibratedAt: Date()) }
+        if outcome.json {
+            print(CalibrationJSON.magnetometer(calibration))
+        } else {
+            let h = calibration.hardIronMicrotesla
+            print("hard iron: x \(number(h.x, 2)) y \(number(h.y, 2)) z \(number(h.z, 2)) µT; field \(number(calibration.fieldMicrotesla, 1)) µT;"
+                + " residual \(number(calibration.residualPercent, 2)) %; coverage \(number(calibration.coveragePercent, 0)) %;"
+                + " accuracy \(calibration.accuracy.rawValue) (\(report.model.rawValue) fit, \(report.outliersRejected) outliers left out)")
+            if let advice = report.advice { print("to do better: \(advice)") }
+            if let saved { print("saved to \(saved)") }
+        }
+    }
+
+    func expectedField() throws -> Double? {
+        guard let location else { return nil }
+        let parts = location.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+        guard parts.count == 2, abs(parts[0]) <= 90, abs(parts[1]) <= 360 else {
+            throw ValidationError("--location must be latitude,longitude in degrees, like 52.52,13.40")
+        }
+        let field = WorldMagneticModel.field(at: GeodeticLocation(latitude: parts[0], longitude: parts[1]), decimalYear: DecimalYear.now)
+        return field.totalIntensity / 1000
+    }
+}
+
+/// The live coverage display: directions binned around a rough centre (the middle of each
+/// axis's range so far), shown as a progress bar with what is missing.
+struct CoverageProgress {
+    private var low = Vector3(.infinity, .infinity, .infinity)
+    private var high = Vector3(-.infinity, -.infinity, -.infinity)
+    private var fields: [Vector3] = []
+    private var lastShown = -1.0
+
+    mutating func add(_ field: Vector3) -> Double {
+        for axis in 0..<3 {
+            low[axis] = min(low[axis], field[axis])
+            high[axis] = max(high[axis], field[axis])
+        }
+        fields.append(field)
+        let centre = (low + high) / 2
+        return SphereCoverage(calibratedFields: fields.map { $0 - centre }).percent
+    }
+
+    mutating func line(percent: Double, goal: Double) -> String? {
+        guard abs(percent - lastShown) >= 1 || lastShown < 0 else { return nil }
+        lastShown = percent
+        let width = 30
+        let filled = min(width, Int(percent / goal * Double(width)))
+        let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
+        let centre = (low + high) / 2
+        let advice = SphereCoverage(calibratedFields: fields.map { $0 - centre }).missingRegionAdvice() ?? ""
+        return "\r\u{1B}[2Kcoverage [\(bar)] \(number(percent, 0))% of \(number(goal, 0))%  \(advice)"
+    }
+}
+
+// MARK: Show and reset
+
+struct CalibrateShow: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "show", abstract: "Print the stored calibration files.")
+
+    @Flag(help: "Look in /etc/imu instead of $XDG_CONFIG_HOME/imu.")
+    var system = false
+
+    func run() throws {
+        let directory = CalibrationDirectory.forWriting(environment: ProcessInfo.processInfo.environment, system: system)
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).filter { $0.hasSuffix(".toml") }.sorted()
+        guard !names.isEmpty else {
+            print("no calibration stored in \(directory)")
+            return
+        }
+        for name in names {
+            let path = (directory as NSString).appendingPathComponent(name)
+            do {
+                let file = try CalibrationStore.read(path)
+                print("\(path): \(file.chip)")
+                print(file.tomlText)
+            } catch {
+                print("\(error)")
+            }
+        }
+    }
+}
+
+struct CalibrateReset: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "reset", abstract: "Remove a chip's stored calibration.")
+
+    @OptionGroup var source: IMUSourceOptions
+
+    @Flag(help: "Remove from /etc/imu instead of $XDG_CONFIG_HOME/imu.")
+    var system = false
+
+    func run() throws {
+        let session = try source.open()
+        let chip = ChipIdentity(
+            chip: session.driver.model.rawValue, board: session.board.name, bus: session.bus.name,
+            address: Int(session.placement.address))
+        let directory = CalibrationDirectory.forWriting(environment: ProcessInfo.processInfo.environment, system: system)
+        do {
+            print(try CalibrationStore.remove(chip, from: directory) ? "removed the calibration of \(chip)" : "no calibration stored for \(chip)")
+        } catch {
+            throw CommandError("\(error)")
+        }
+    }
+}

@@ -1,0 +1,114 @@
+import ArgumentParser
+import Foundation
+import IMUBus
+import IMUCalibration
+import IMUDrivers
+import IMULog
+
+/// What every `imu calibrate` step shares: where samples come from (a live IMU or a recorded
+/// log), which chip the result belongs to, and how the result is saved and reported.
+struct CalibrationOptions: ParsableArguments {
+    @OptionGroup var source: IMUSourceOptions
+
+    @Option(help: "Calibrate from a recorded log instead of a live IMU.")
+    var replay: String?
+
+    @Flag(help: "Print the result as JSON.")
+    var json = false
+
+    @Flag(name: .customLong("no-save"), help: "Leave the stored calibration alone.")
+    var noSave = false
+
+    @Flag(help: "Save to /etc/imu (for the daemon) instead of $XDG_CONFIG_HOME/imu.")
+    var system = false
+
+    func validate() throws {
+        if replay != nil && source.sim { throw ValidationError("choose --sim or --replay, not both") }
+    }
+
+    var outcome: CalibrationOutcome { CalibrationOutcome(json: json, save: !noSave, systemWide: system) }
+
+    /// The log, or a live session configured at `rate`; the twin moves through `simScenario`
+    /// unless another scenario is named.
+    func open(rate: Double, simScenario: String) throws -> (CalibrationSource, SampleStream?) {
+        if let replay {
+            do {
+                return (.replay(try ReplayLog.read(path: replay, options: .lenient), path: replay), nil)
+            } catch {
+                throw CommandError("\(error)")
+            }
+        }
+        let session = try source.open(defaultScenario: simScenario)
+        let stream = SampleStream(session: session, rate: rate)
+        _ = try stream.configure()
+        return (.live(session), stream)
+    }
+}
+
+/// Samples for a calibration step, from a log or from the live stream.
+enum CalibrationSource {
+    case replay(ReplayLog, path: String)
+    case live(HardwareSession)
+
+    /// The chip the calibration is for: the session's, or the one a log's metadata names.
+    var chipIdentity: ChipIdentity? {
+        switch self {
+        case .live(let session):
+            return ChipIdentity(
+                chip: session.driver.model.rawValue, board: session.board.name, bus: session.bus.name,
+                address: Int(session.placement.address))
+        case .replay(let log, _):
+            guard let chip = log.metadata.chip, let board = log.metadata.board, let bus = log.metadata.bus,
+                  let addressText = log.metadata["address"], let address = Int(addressText.dropFirst(2), radix: 16)
+            else { return nil }
+            return ChipIdentity(chip: chip, board: board, bus: bus, address: address)
+        }
+    }
+}
+
+extension InertialSample {
+    init(_ sample: MotionSample) {
+        self.init(
+            timestamp: sample.timestamp, accelerationG: sample.acceleration,
+            rotationRateRadiansPerSecond: sample.rotationRate, temperatureCelsius: sample.temperature)
+    }
+}
+
+/// Saving one part of a chip's calibration file and printing the outcome.
+struct CalibrationOutcome {
+    let json: Bool
+    let save: Bool
+    let systemWide: Bool
+
+    var directory: String {
+        CalibrationDirectory.forWriting(environment: ProcessInfo.processInfo.environment, system: systemWide)
+    }
+
+    /// Merges `update` into the chip's stored file (others parts kept) and writes it atomically.
+    func store(for chip: ChipIdentity?, _ update: (inout CalibrationFile) -> Void) throws -> String? {
+        guard save else { return nil }
+        guard let chip else {
+            throw CommandError("cannot tell which chip this log is from (its # chip/board/bus/address lines are missing): use --no-save")
+        }
+        do throws(CalibrationFileError) {
+            var file = try CalibrationStore.load(chip, from: directory) ?? CalibrationFile(chip: chip)
+            update(&file)
+            return try CalibrationStore.save(file, in: directory)
+        } catch {
+            throw CommandError("\(error)")
+        }
+    }
+
+    /// A refusal: words for a person, or {"error": …} for a program; the command then fails.
+    func refuse(_ reason: String) -> Error {
+        if json { print(CalibrationJSON.error(reason)) }
+        return RefusedCalibration(reason: reason, printed: json)
+    }
+}
+
+/// A calibration that was refused: a non-zero exit, its reason already printed under --json.
+struct RefusedCalibration: Error, CustomStringConvertible {
+    let reason: String
+    let printed: Bool
+    var description: String { "calibration refused: \(reason)" }
+}
