@@ -41,10 +41,13 @@ final class IMUProcess: @unchecked Sendable {
     private let output = Mutex((stdout: Data(), stderr: Data()))
     private let readers = DispatchGroup()
 
-    init(_ arguments: [String]) throws {
+    init(_ arguments: [String], environment: [String: String] = [:]) throws {
         self.arguments = arguments
         process.executableURL = try IMUExecutable.url()
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        }
         process.standardInput = FileHandle.nullDevice
         let stdout = Pipe(), stderr = Pipe()
         process.standardOutput = stdout
@@ -113,6 +116,6 @@ final class IMUProcess: @unchecked Sendable {
 }
 
 /// Runs `imu arguments…` to its end (killed, and an error, after `seconds`).
-func imu(_ arguments: String..., within seconds: Double = 30) async throws -> IMUResult {
-    try await IMUProcess(arguments).finish(within: seconds)
+func imu(_ arguments: String..., within seconds: Double = 30, environment: [String: String] = [:]) async throws -> IMUResult {
+    try await IMUProcess(arguments, environment: environment).finish(within: seconds)
 }
