@@ -34,6 +34,11 @@ public struct FusionState: Sendable, Equatable {
         heading = HeadingCorrection(parameters: parameters)
     }
 
+    /// Back to the start: the same as a new state (the gains are recomputed on the next update).
+    public mutating func reset(parameters: FusionParameters) {
+        self = FusionState(parameters: parameters)
+    }
+
     /// Device → E6 (arbitrary heading, starts near 0).
     public var attitude6D: Quaternion { inclination * gyroAttitude }
     /// Device → ENU when a magnetometer has been seen, otherwise the same as `attitude6D`.

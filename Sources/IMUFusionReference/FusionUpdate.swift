@@ -10,9 +10,11 @@ public func update(
     state s: inout FusionState, parameters p: FusionParameters,
     gyro: Vector3, accel: Vector3, mag: Vector3? = nil, dt: Double
 ) {
+    // A sample with a non-finite value, no time step, or a gap longer than a second (an
+    // outage; the caller restarts) leaves the state as it is: it stays bounded.
+    guard dt > 0, dt < 1, isFinite(gyro), isFinite(accel) else { return }
     s.lastGyro = gyro
     s.lastAccel = accel
-    guard dt > 0, dt < 1 else { return }  // a gap longer than a second is a restart's job
     if s.gains.isStale(for: dt) { s.gains = FusionGains(parameters: p, dt: dt) }
     s.elapsed += dt
     // Running-mean start of the low-passes while they are younger than their time constant.
@@ -34,14 +36,17 @@ public func update(
         warmUpGain: warmUpGain, parameters: p)
 
     s.magneticDt += dt
-    if let mag {
+    if let mag, isFinite(mag) {
         let magDt = s.magneticDt
         s.magneticDt = 0
         if s.magneticGains.isStale(for: magDt) { s.magneticGains = MagneticGains(parameters: p, dt: magDt) }
         let rate = s.rest.gyroReference.stage2
         let turning = rate.dot(rate) >= p.magneticNewFieldMinRate * p.magneticNewFieldMinRate
         s.heading.update(
-            magEarth6D: q6.rotate(mag), dt: magDt, gains: s.magneticGains, turning: turning, parameters: p)
+            magEarth: (s.heading.heading * q6).rotate(mag), dt: magDt, gains: s.magneticGains, turning: turning, parameters: p)
     }
     if s.heading.accuracy < .pi { s.heading.accuracy = min(s.heading.accuracy + p.headingDriftRate * dt, .pi) }
 }
+
+@inline(__always)
+private func isFinite(_ v: Vector3) -> Bool { v.x.isFinite && v.y.isFinite && v.z.isFinite }

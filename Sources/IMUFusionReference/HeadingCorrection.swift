@@ -26,12 +26,12 @@ public struct HeadingCorrection: Sendable, Equatable {
         rejectionDuration = p.magneticMaxRejectionDuration
     }
 
+    /// `m`: the magnetometer sample rotated into ENU with the current heading (q_h ⊗ q6).
     @inline(__always)
     mutating func update(
-        magEarth6D m6: Vector3, dt: Double, gains g: MagneticGains, turning: Bool, parameters p: FusionParameters
+        magEarth m: Vector3, dt: Double, gains g: MagneticGains, turning: Bool, parameters p: FusionParameters
     ) {
         elapsed += dt
-        let m = heading.rotate(m6)
         let h2 = m.x * m.x + m.y * m.y
         let horizontal = h2.squareRoot()
         let norm = (h2 + m.z * m.z).squareRoot()
@@ -80,7 +80,7 @@ public struct HeadingCorrection: Sendable, Equatable {
         lastError = error
         guard k > 0 else { return }
         let half = 0.5 * k * error
-        heading = normalize(Quaternion(w: 1, x: 0, y: 0, z: half) * heading)
+        heading = renormalize(Quaternion(w: 1, x: 0, y: 0, z: half) * heading)
         if corrects && !disturbance.isDisturbed || !p.magneticRejectionEnabled {
             accuracy += k * (p.headingAccuracyFloor - accuracy)
         }

@@ -3,8 +3,9 @@ import IMUGeometry
 /// Accelerometer correction. The specific force is rotated into the almost-inertial frame of
 /// the gyro integration and low-passed there: translation, tapping and vibration average
 /// out while gravity stays put. The inclination quaternion then turns that low-passed
-/// vector a onto the vertical exactly, every sample, with the half-way quaternion
-/// (|a| + a_z, a_y, −a_x, 0) normalised: no trig, no division beyond the normalisation.
+/// vector a onto the vertical, every sample: during the warm-up exactly, with the half-way
+/// quaternion (|a| + a_z, a_y, −a_x, 0) normalised; afterwards with the small-angle
+/// quaternion (1, φ/2) renormalised by a Newton step (φ = (a_y, −a_x)/|a|). No trig.
 enum InclinationCorrection {
     /// Returns the correction as a small rotation vector (x, y) in the earth frame (rad),
     /// which drives the in-motion bias estimate.
@@ -16,17 +17,25 @@ enum InclinationCorrection {
         let inertial = gyroAttitude.rotate(specificForce)
         let filtered = lowPass.update(inertial, gain: gains.accelStage, warmUpGain: warmUpGain)
         let a = inclination.rotate(filtered)
-        let n = a.length
-        guard n > 1e-9 else { return (0, 0) }
-        let w = n + a.z
-        let correction: Quaternion
-        if w > 1e-9 * n {
-            correction = normalize(Quaternion(w: w, x: a.y, y: -a.x, z: 0))
+        let n2 = a.dot(a)
+        guard n2 > 1e-18 else { return (0, 0) }
+        let r = 1 / n2.squareRoot()
+        // The correction as a small rotation vector in E6 (rad): turns a onto +z.
+        let phi = (x: a.y * r, y: -a.x * r)
+        if warmUpGain > 0 {
+            // Start: the angle may be anything; exact half-way quaternion (|a| + a_z, a_y, −a_x, 0).
+            let n = n2 * r
+            let w = n + a.z
+            let correction = w > 1e-9 * n
+                ? normalize(Quaternion(w: w, x: a.y, y: -a.x, z: 0))
+                : Quaternion(w: 0, x: 1, y: 0, z: 0)  // upside down: a half turn about a horizontal axis
+            inclination = normalize(correction * inclination)
         } else {
-            correction = Quaternion(w: 0, x: 1, y: 0, z: 0)  // upside down: any half turn about a horizontal axis
+            // Afterwards each correction is tiny (the low-pass moves slowly): (1, φ/2) is the
+            // same rotation to third order, and everything stays near unit length.
+            let correction = Quaternion(w: 1, x: 0.5 * phi.x, y: 0.5 * phi.y, z: 0)
+            inclination = renormalize(correction * inclination)
         }
-        inclination = normalize(correction * inclination)
-        let r = 1 / n
-        return (a.y * r, -a.x * r)
+        return phi
     }
 }

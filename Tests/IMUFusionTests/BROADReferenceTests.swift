@@ -48,6 +48,26 @@ import Testing
         return p
     }
 
+    /// Indicative only (Double, this machine, debug or release as built): best of 3 passes.
+    static func time9D(_ trial: BROADTrial, parameters p: FusionParameters) {
+        let accel = (0..<trial.count).map { trial.accelCoreMotion($0) }
+        let dt = 1 / 285.714
+        var best = Double.infinity
+        var sink = 0.0
+        for _ in 0..<3 {
+            var s = FusionState(parameters: p)
+            let start = ContinuousClock.now
+            for i in 0..<trial.count {
+                update(state: &s, parameters: p, gyro: trial.gyro[i], accel: accel[i], mag: trial.mag[i], dt: dt)
+            }
+            let elapsed = ContinuousClock.now - start
+            let ns = Double(elapsed.components.seconds) * 1e9 + Double(elapsed.components.attoseconds) * 1e-9
+            best = min(best, ns / Double(trial.count))
+            sink += s.attitude.w
+        }
+        print(String(format: "Double reference, 9D update incl. output quaternion: %.0f ns per sample (trial 07, best of 3)", best), sink > 9 ? "" : "")
+    }
+
     @Test func twelveTrials() throws {
         let files = BROADTrial.files(in: Self.folder)
         guard files.count == 12 else {
@@ -59,6 +79,7 @@ import Testing
         var slowRows = [BROADErrors]()
         for url in files {
             let trial = try BROADTrial(contentsOf: url)
+            if trial.name.hasPrefix("07") { Self.time9D(trial, parameters: p) }
             let nine = evaluateBROAD(trial: trial, parameters: p, useMagnetometer: true)
             let six = evaluateBROAD(trial: trial, parameters: p, useMagnetometer: false)
             rows.append((trial.name, nine, six))

@@ -110,6 +110,16 @@ import Testing
         #expect(run.errorDegrees < 2)
     }
 
+    /// The Newton-step renormalisation keeps every quaternion at unit length over long runs.
+    @Test func quaternionsStayUnitOverAMillionSamples() {
+        var run = Run()
+        run.advance(seconds: 10_000, rate: Vector3(3, -2, 5), dt: 0.01)
+        for q in [run.state.gyroAttitude, run.state.inclination, run.state.heading.heading, run.state.attitude] {
+            #expect(abs(q.norm - 1) < 1e-12)
+        }
+        #expect(run.errorDegrees < 3)
+    }
+
     @Test func snapshotRestoreIsACopy() {
         var run = Run()
         run.advance(seconds: 2, rate: Vector3(0.1, 0, 0))
