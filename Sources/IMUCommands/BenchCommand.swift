@@ -67,17 +67,17 @@ struct BenchBROADCommand: ParsableCommand {
         do { paths = try BROADDataset.trialPaths(in: folder) } catch { throw CommandError("\(error)") }
         guard !paths.isEmpty else { throw CommandError("no trial CSVs in \(folder)") }
 
-        var results: [(name: String, samples: Int, nine: IMULog.BROADScore, six: IMULog.BROADScore)] = []
+        var results: [(name: String, samples: Int, nine: BROADScore, six: BROADScore)] = []
         for path in paths {
-            let trial: IMULog.BROADTrial
-            do { trial = try IMULog.BROADTrial.read(path: path) } catch { throw CommandError("\(error)") }
+            let trial: BROADTrial
+            do { trial = try BROADTrial.read(path: path) } catch { throw CommandError("\(error)") }
             guard let nine = score(trial, magnetometer: true), let six = score(trial, magnetometer: false) else {
                 throw CommandError("\(trial.name): no movement rows with known truth to score")
             }
             results.append((trial.name, trial.rows.count, nine, six))
         }
 
-        func mean(_ value: (IMULog.BROADScore, IMULog.BROADScore) -> Double) -> Double {
+        func mean(_ value: (BROADScore, BROADScore) -> Double) -> Double {
             results.map { value($0.nine, $0.six) }.reduce(0, +) / Double(results.count)
         }
         if json {
@@ -108,9 +108,9 @@ struct BenchBROADCommand: ParsableCommand {
         }
     }
 
-    func score(_ trial: IMULog.BROADTrial, magnetometer: Bool) -> IMULog.BROADScore? {
+    func score(_ trial: BROADTrial, magnetometer: Bool) -> BROADScore? {
         let step = filter.makeStepper(magnetometer: magnetometer)
-        var metric = IMULog.BROADMetric()
+        var metric = BROADMetric()
         var previous: Double?
         for row in trial.rows {
             let dt = previous.map { row.t - $0 } ?? 0

@@ -1,6 +1,7 @@
 import Foundation
 import IMUFusionReference
 import IMUGeometry
+import IMULog
 import Testing
 
 /// The reference filter on the shared BROAD trials (../shared/datasets/broad beside the
@@ -48,64 +49,67 @@ import Testing
         return p
     }
 
-    /// Indicative only (Double, this machine, debug or release as built): best of 3 passes.
-    static func time9D(_ trial: BROADTrial, parameters p: FusionParameters) {
-        let accel = (0..<trial.count).map { trial.accelCoreMotion($0) }
-        let dt = 1 / 285.714
-        var best = Double.infinity
-        var sink = 0.0
-        for _ in 0..<3 {
-            var s = FusionState(parameters: p)
-            let start = ContinuousClock.now
-            for i in 0..<trial.count {
-                update(state: &s, parameters: p, gyro: trial.gyro[i], accel: accel[i], mag: trial.mag[i], dt: dt)
-            }
-            let elapsed = ContinuousClock.now - start
-            let ns = Double(elapsed.components.seconds) * 1e9 + Double(elapsed.components.attoseconds) * 1e-9
-            best = min(best, ns / Double(trial.count))
-            sink += s.attitude.w
+    /// The filter over a trial from its first sample, scored by the BROAD metric; every
+    /// `sampleStride`-th sample, the magnetometer on every `magnetometerStride`-th of those.
+    static func evaluate(
+        _ trial: BROADTrial, parameters: FusionParameters, useMagnetometer: Bool,
+        sampleStride: Int = 1, magnetometerStride: Int = 1
+    ) -> BROADScore {
+        var state = FusionState(parameters: parameters)
+        var metric = BROADMetric()
+        let rows = trial.rows
+        var previous = rows.count > 1 ? rows[0].t - Double(sampleStride) * (rows[1].t - rows[0].t) : 0
+        var kept = 0
+        for i in stride(from: 0, to: rows.count, by: sampleStride) {
+            let row = rows[i]
+            let withField = useMagnetometer && kept % magnetometerStride == 0
+            kept += 1
+            update(
+                state: &state, parameters: parameters, gyro: row.rotationRate, accel: row.acceleration,
+                mag: withField ? row.magneticField : nil, dt: row.t - previous)
+            previous = row.t
+            metric.add(estimate: useMagnetometer ? state.attitude : state.attitude6D, truth: row.truth, movement: row.movement)
         }
-        print(String(format: "Double reference, 9D update incl. output quaternion: %.0f ns per sample (trial 07, best of 3)", best), sink > 9 ? "" : "")
+        return metric.score!
     }
 
     @Test func twelveTrials() throws {
-        let files = BROADTrial.files(in: Self.folder)
+        let files = (try? BROADDataset.trialPaths(in: Self.folder.path)) ?? []
         guard files.count == 12 else {
             print("BROAD: \(Self.folder.path) absent or incomplete; skipping the BROAD evaluation")
             return
         }
         let p = Self.parameters
-        var rows = [(String, BROADErrors, BROADErrors)]()
-        var slowRows = [BROADErrors]()
-        for url in files {
-            let trial = try BROADTrial(contentsOf: url)
-            if trial.name.hasPrefix("07") { Self.time9D(trial, parameters: p) }
-            let nine = evaluateBROAD(trial: trial, parameters: p, useMagnetometer: true)
-            let six = evaluateBROAD(trial: trial, parameters: p, useMagnetometer: false)
+        var rows = [(String, BROADScore, BROADScore)]()
+        var slowRows = [BROADScore]()
+        for path in files {
+            let trial = try BROADTrial.read(path: path)
+            let nine = Self.evaluate(trial, parameters: p, useMagnetometer: true)
+            let six = Self.evaluate(trial, parameters: p, useMagnetometer: false)
             rows.append((trial.name, nine, six))
             // Same trial at a third of the rate (95 Hz) with the magnetometer at a quarter of that.
-            slowRows.append(evaluateBROAD(trial: trial, parameters: p, useMagnetometer: true, sampleStride: 3, magnetometerStride: 4))
+            slowRows.append(Self.evaluate(trial, parameters: p, useMagnetometer: true, sampleStride: 3, magnetometerStride: 4))
         }
         func f(_ x: Double) -> String { String(format: "%6.2f", x) }
         print("trial                                         9D total heading  incl.   VQF   6D incl.")
         for (i, (name, nine, six)) in rows.enumerated() {
             print(
-                name.padding(toLength: 45, withPad: " ", startingAt: 0) + " " + f(nine.total) + "  "
-                    + f(nine.heading) + " " + f(nine.inclination) + " " + f(Self.vqfTotal[i]) + "   " + f(six.inclination))
+                name.padding(toLength: 45, withPad: " ", startingAt: 0) + " " + f(nine.totalDegrees) + "  "
+                    + f(nine.headingDegrees) + " " + f(nine.inclinationDegrees) + " " + f(Self.vqfTotal[i]) + "   " + f(six.inclinationDegrees))
         }
         let n = Double(rows.count)
-        let meanTotal = rows.map(\.1.total).reduce(0, +) / n
-        let meanHeading = rows.map(\.1.heading).reduce(0, +) / n
-        let meanInclination = rows.map(\.1.inclination).reduce(0, +) / n
-        let mean6D = rows.map(\.2.inclination).reduce(0, +) / n
-        let worst = zip(rows, Self.vqfTotal).map { $0.1.total - $1 }.max() ?? 0
+        let meanTotal = rows.map(\.1.totalDegrees).reduce(0, +) / n
+        let meanHeading = rows.map(\.1.headingDegrees).reduce(0, +) / n
+        let meanInclination = rows.map(\.1.inclinationDegrees).reduce(0, +) / n
+        let mean6D = rows.map(\.2.inclinationDegrees).reduce(0, +) / n
+        let worst = zip(rows, Self.vqfTotal).map { $0.1.totalDegrees - $1 }.max() ?? 0
         print(
             "mean".padding(toLength: 45, withPad: " ", startingAt: 0) + " " + f(meanTotal) + "  " + f(meanHeading)
                 + " " + f(meanInclination) + " " + f(2.64) + "   " + f(mean6D))
         print("worst excess over VQF per trial: \(f(worst))°")
-        let slowMean = slowRows.map(\.total).reduce(0, +) / n
+        let slowMean = slowRows.map(\.totalDegrees).reduce(0, +) / n
         print("at 95 Hz with the magnetometer at 24 Hz: mean 9D total \(f(slowMean))°, per trial "
-            + slowRows.map { f($0.total) }.joined(separator: " "))
+            + slowRows.map { f($0.totalDegrees) }.joined(separator: " "))
 
         // What this parameter set reaches (see the report); small margins for numerical noise.
         // Defaults only: tuning runs (FUSION_PARAMS) print, they do not judge.
