@@ -59,4 +59,19 @@ extension FixedMath {
         k = roundingShiftRight(k &* s, by: 30) &+ 1_073_741_824
         return (c, k)
     }
+
+    /// cos θ and sin θ / θ from s = θ² for s ≤ 2⁻⁵ (|θ| ≤ 0.177 rad), as Q2.30, by their series
+    /// to θ⁶: the first omitted terms, s⁴/8! and s⁴/9!, are below 2.5 × 10⁻¹¹ (0.03 LSB).
+    @inlinable @inline(__always)
+    static func cosineAndSinc(ofSmallSquaredAngle s: Int64) -> (cosine: Int64, sinc: Int64) {
+        var c: Int64 = -1_491_308
+        c = roundingShiftRight(c &* s, by: 30) &+ 44_739_243
+        c = roundingShiftRight(c &* s, by: 30) &+ -536_870_912
+        c = roundingShiftRight(c &* s, by: 30) &+ 1_073_741_824
+        var k: Int64 = -213_044
+        k = roundingShiftRight(k &* s, by: 30) &+ 8_947_849
+        k = roundingShiftRight(k &* s, by: 30) &+ -178_956_971
+        k = roundingShiftRight(k &* s, by: 30) &+ 1_073_741_824
+        return (c, k)
+    }
 }

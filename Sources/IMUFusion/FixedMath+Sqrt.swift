@@ -1,9 +1,9 @@
 // Square roots and reciprocal square roots. Everything goes through one kernel: normalise the
-// argument by an even shift into [¼, 1), take a cubic first guess (relative error
-// < 4.8 × 10⁻⁴), refine with two Newton steps (the error squares: ε → 1.5 ε², so
-// 3.5 × 10⁻⁷, then 2 × 10⁻¹³). The last step works on the residual 1 − m·y² at 2⁻⁶²
-// resolution and yields 32 fraction bits, so that what remains is the final rounding of
-// each caller (≤ 1 LSB in the formats here).
+// argument by an even shift into [¼, 1), take a degree-6 polynomial first guess (relative
+// error < 1.9 × 10⁻⁶), refine with one Newton step (the error squares: ε → 1.5 ε², so
+// < 10⁻¹¹). The step works on the residual 1 − m·y² at 2⁻⁶² resolution and yields 32
+// fraction bits, so that what remains is the final rounding of each caller (≤ 1 LSB in the
+// formats here).
 
 extension FixedMath {
     /// 1/√x for x = `significand / 2^fractionBits` (`fractionBits` even) as
@@ -35,26 +35,30 @@ extension FixedMath {
     /// (2^32 … 2^33), within 1.5 LSB (3.5 × 10⁻¹⁰).
     @inlinable @inline(__always)
     static func reciprocalSquareRootOfNormalized(_ m: Int64) -> Int64 {
-        // First guess: a cubic fitted (minimax in relative error, 4.8 × 10⁻⁴) to 1/√u on
-        // [½, 1); for m < ½ it runs on u = 2m with the coefficients times √2. Q2.30 Horner.
+        // First guess: a degree-6 polynomial in t = u − ¾, fitted (minimax in relative error,
+        // 1.9 × 10⁻⁶) to 1/√u on [½, 1); for m < ½ it runs on u = 2m with the coefficients
+        // times √2. Q2.30, evaluated Estrin-style (three multiply levels deep, not six).
         let lowerOctave = m < (Int64(1) << 31)
         let u = lowerOctave ? m >> 1 : m >> 2  // 2m or m as Q2.30, in [½, 1)
-        let c3: Int64 = lowerOctave ? -1_452_709_941 : -1_027_221_050
-        let c2: Int64 = lowerOctave ? 4_541_125_834 : 3_211_060_871
-        let c1: Int64 = lowerOctave ? -5_526_810_614 : -3_908_045_263
-        let c0: Int64 = lowerOctave ? 3_956_167_626 : 2_797_432_956
-        var y = ((c3 &* u) &>> 30) &+ c2
-        y = ((y &* u) &>> 30) &+ c1
-        y = ((y &* u) &>> 30) &+ c0
-        // Newton step 1, in Q2.30: y ← y · (3 − m·y²) / 2.
-        let ySquared = UInt64(y &* y) >> 30  // Q30, ≈ 1/m ≤ 4
-        let mTimesYSquared = Int64((UInt64(m) &* ySquared) >> 32)  // Q30, ≈ 1
-        y = roundingShiftRight(y &* ((Int64(3) << 30) &- mTimesYSquared), by: 31)
-        // Newton step 2 as y + y·r/2 with the residual r = 1 − m·y² (≈ 10⁻⁶) formed in Q62:
-        // m·y (Q32, ≈ √m < 1) then (m·y)·y (Q62, ≈ 1).
+        let c0: Int64 = lowerOctave ? 1_753_412_573 : 1_239_849_921
+        let c1: Int64 = lowerOctave ? -1_169_031_545 : -826_630_133
+        let c2: Int64 = lowerOctave ? 1_169_193_339 : 826_744_538
+        let c3: Int64 = lowerOctave ? -1_287_607_084 : -910_475_701
+        let c4: Int64 = lowerOctave ? 1_495_304_429 : 1_057_339_902
+        let c5: Int64 = lowerOctave ? -2_162_227_230 : -1_528_925_537
+        let c6: Int64 = lowerOctave ? 2_716_367_114 : 1_920_761_606
+        let t = u &- (3 << 28)  // |t| ≤ ¼
+        let t2 = (t &* t) &>> 30
+        let t4 = (t2 &* t2) &>> 30
+        let low = c0 &+ ((c1 &* t) &>> 30)
+        let middle = c2 &+ ((c3 &* t) &>> 30)
+        let high = c4 &+ ((c5 &* t) &>> 30) &+ ((c6 &* t2) &>> 30)
+        let y = low &+ ((t2 &* middle) &>> 30) &+ ((t4 &* high) &>> 30)
+        // One Newton step, y + y·r/2 with the residual r = 1 − m·y² (|r| < 4 × 10⁻⁶) formed
+        // in Q62 — m·y (Q32, ≈ √m < 1), then (m·y)·y (Q62, ≈ 1) — leaves 1.5 r² < 3 × 10⁻¹¹.
         let mTimesY = roundingShiftRight(m &* y, by: 30)
-        let residual = (Int64(1) << 62) &- mTimesY &* y  // Q62, |r| < 2^43
-        // y (Q30) · r (as Q40, < 2^21) is Q70; / 2 and down to Q32 is a shift of 39.
+        let residual = (Int64(1) << 62) &- mTimesY &* y  // Q62, |r| < 2^45
+        // y (Q30) · r (as Q40, < 2^23) is Q70; / 2 and down to Q32 is a shift of 39.
         return (y &<< 2) &+ roundingShiftRight(y &* (residual &>> 22), by: 39)
     }
 
@@ -69,10 +73,9 @@ extension FixedMath {
         return shift <= -62 ? 0 : saturatedInt32(roundingShiftRight(mantissa, by: -shift))
     }
 
-    /// 1/√x in the same format. Accuracy: within 1 LSB over the whole domain (tests; ≤ 0.85
-    /// measured). Saturates
-    /// to `max` when 1/√x is out of range (x ≤ ¼ for Q2.30) and for x ≤ 0. Cost: 9 64-bit
-    /// multiplies, a count-leading-zeros and shifts.
+    /// 1/√x in the same format. Accuracy: within 1 LSB over the whole domain (tests).
+    /// Saturates to `max` when 1/√x is out of range (x ≤ ¼ for Q2.30) and for x ≤ 0.
+    /// Cost: 11 64-bit multiplies (six deep), a count-leading-zeros and shifts.
     @inlinable
     public static func reciprocalSquareRoot<Fixed: FixedPointNumber>(_ x: Fixed) -> Fixed {
         guard x.raw > 0 else { return .max }

@@ -30,9 +30,9 @@ public struct FixedQuaternion: Sendable, Hashable {
     @inlinable @inline(__always)
     public var conjugate: FixedQuaternion { FixedQuaternion(w: w, x: -x, y: -y, z: -z) }
 
-    /// The Hamilton product lhs ⊗ rhs (apply rhs, then lhs). Each component is the exact sum
-    /// of its four products, rounded once (within ½ LSB… plus the 2⁻⁶⁰ lost by pre-scaling),
-    /// saturating.
+    /// The Hamilton product lhs ⊗ rhs (apply rhs, then lhs). Each component is the sum of its
+    /// four 64-bit products (quartered first, so any inputs fit: the bits lost are 2⁻²⁸ LSB),
+    /// rounded once, saturating: within ½ LSB of the exact product of the inputs (tests).
     @inlinable @inline(__always)
     public static func * (lhs: FixedQuaternion, rhs: FixedQuaternion) -> FixedQuaternion {
         let (aw, ax, ay, az) = (Int64(lhs.w.raw), Int64(lhs.x.raw), Int64(lhs.y.raw), Int64(lhs.z.raw))

@@ -4,7 +4,7 @@ import Testing
 
 @Suite("Fixed-point quaternions, vectors and matrices against Double")
 struct FixedQuaternionTests {
-    @Test func hamiltonProductIsWithinOneLSB() {
+    @Test func hamiltonProductIsWithinHalfAnLSB() {
         var rng = SplitMix64(seed: 11)
         var worst = 0.0
         for _ in 0..<10000 {
@@ -15,7 +15,7 @@ struct FixedQuaternionTests {
                 worst = max(worst, errorInLSB(fixed, reference))
             }
         }
-        #expect(worst <= 1, "worst product error \(worst) LSB")
+        #expect(worst <= 0.5 + 1e-6, "worst product error \(worst) LSB")
         #expect(FixedQuaternion.identity * .identity == .identity)
         // i · j = k
         let i = FixedQuaternion(w: .zero, x: .one, y: .zero, z: .zero)
@@ -110,6 +110,7 @@ struct FixedQuaternionTests {
             worstDeviation = max(worstDeviation, squaredNorm > one ? squaredNorm - one : one - squaredNorm)
         }
         let worst = Double(worstDeviation) / Double(1 << 28)
+        if steps > 100_000 { print("norm over \(steps) updates: worst | |q|² − 1 | = \(worst) LSB") }
         #expect(worst <= 4, "worst | |q|² − 1 | over \(steps) updates: \(worst) LSB")
     }
 
