@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Builds the fusion core (every .swift file of Sources/IMUFusion) with Embedded Swift for a
 # Cortex-M0+ (armv6m-none-none-eabi, no FPU), leaves the object file in OUTDIR, and fails if
-# it does not compile or if the object calls a soft-float routine — which is what any
+# it does not compile, if the object calls a soft-float routine — which is what any
 # Float/Double arithmetic becomes on that target, so this is how "no floating point in the
 # core" is enforced. 64-bit integer helpers (__aeabi_lmul, __aeabi_llsl, __aeabi_uldivmod, …)
-# are integer code and allowed.
+# are integer code and allowed. It also fails if any function of the module calls the
+# allocator (the update path must not allocate).
 #
 # Usage: Scripts/check-embedded.sh OUTDIR
 set -euo pipefail
@@ -39,5 +40,45 @@ if [ -n "$offending" ]; then
     echo "  (floating point crept into Sources/IMUFusion; host-only code belongs under #if !hasFeature(Embedded))" >&2
     exit 1
 fi
+# Allocation-free: no function of the module may reach the allocator, directly or through
+# the standard-library code compiled into the object (an Array's buffer, a class instance, a
+# heap box). The call graph comes from the object's call relocations; the module's own
+# functions are the ones mangled as IMUFusion's ($e9IMUFusion…).
+objdump=$(command -v llvm-objdump || true)
+if [ -n "$objdump" ]; then
+    allocating=$("$objdump" -dr --no-show-raw-insn "$object" | python3 -c '
+import re, sys
+allocators = {"swift_allocObject", "swift_allocEmptyBox", "swift_slowAlloc", "posix_memalign", "malloc", "calloc", "realloc"}
+calls, current = {}, None
+for line in sys.stdin:
+    header = re.match(r"^[0-9a-f]+ <(.+)>:$", line)
+    if header:
+        current = header.group(1)
+        calls.setdefault(current, set())
+    elif current and re.search(r"R_ARM_THM_(CALL|JUMP\w*)\s", line):
+        calls[current].add(line.split()[-1])
+def path_to_allocator(name, seen):
+    if name in allocators:
+        return [name]
+    for callee in calls.get(name, ()):
+        if callee not in seen:
+            seen.add(callee)
+            rest = path_to_allocator(callee, seen)
+            if rest:
+                return [name] + rest
+    return None
+for name in sorted(calls):
+    if name.startswith("$e9IMUFusion"):
+        path = path_to_allocator(name, {name})
+        if path:
+            print(" -> ".join(path))
+')
+    if [ -n "$allocating" ]; then
+        echo "check-embedded: FAIL: $object allocates (call chains, demangle with swift demangle):" >&2
+        printf '%s\n' "$allocating" | sed 's/^/  /' >&2
+        exit 1
+    fi
+fi
+
 echo "check-embedded: PASS: $object ($(wc -c < "$object") bytes), no soft-float references;" \
-    "undefined symbols: $(printf '%s ' $undefined)"
+    "no allocation; undefined symbols: $(printf '%s ' $undefined)"

@@ -2,7 +2,7 @@
 ///
 /// Multiplying a vector accumulates each row's three 64-bit products exactly and rounds once
 /// (half up), then saturates; the vector keeps its own format.
-public struct FixedMatrix3: Sendable, Hashable {
+public struct FixedMatrix3: Sendable, Equatable {
     /// Rows: `row0.x` is the entry at row 0, column 0.
     public var row0: FixedVector3<Q30>
     public var row1: FixedVector3<Q30>

@@ -11,7 +11,7 @@
 /// - `*`: rounded and **saturating**; `&*`: rounded and wrapping.
 /// - Rounding, wherever bits are dropped, is **round half up**: add `1 << (n − 1)` then shift
 ///   right arithmetically by `n`, so the error is within ±½ LSB and ties go towards +∞.
-public protocol FixedPointNumber: Sendable, Hashable, Comparable {
+public protocol FixedPointNumber: Sendable, Comparable {
     /// How many of the 32 bits are fraction bits.
     static var fractionBits: Int { get }
     /// The underlying integer: the value times `2^fractionBits`.

@@ -3,7 +3,7 @@
 ///
 /// Products accumulate their 64-bit terms and round once per component (half up), then
 /// saturate, so no input — however far from unit — wraps around.
-public struct FixedQuaternion: Sendable, Hashable {
+public struct FixedQuaternion: Sendable, Equatable {
     public var w: Q30
     public var x: Q30
     public var y: Q30

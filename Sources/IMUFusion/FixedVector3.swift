@@ -4,7 +4,7 @@
 ///
 /// Sums and differences saturate per component. Dot and cross products accumulate their
 /// 64-bit products exactly and round once (half up), then saturate.
-public struct FixedVector3<Scalar: FixedPointNumber>: Sendable, Hashable {
+public struct FixedVector3<Scalar: FixedPointNumber>: Sendable, Equatable {
     public var x: Scalar
     public var y: Scalar
     public var z: Scalar
