@@ -27,22 +27,22 @@ public enum EmbeddedInstantiations {
         return (turned, u.dot(v), u.length, v.direction)
     }
 
-    public static func q30(_ a: Q30, _ b: Q30, _ q: FixedQuaternion) -> (Q30, Q30, Q30, Q29, FixedVector3<Q30>, Fixed3Results<Q30>) {
+    public static func q30(_ a: Q30, _ b: Q30, _ q: FixedQuaternion) -> (Q30, Q30, Q30, Q29, FixedVector3<Q30>, EmbeddedVectorResults<Q30>) {
         let (r, s, d, angle) = functions(a, b)
         let v = FixedVector3(x: a, y: b, z: r)
-        return (arithmetic(a, b, s), r, d, angle, v, Fixed3Results(vectors(v, v, q, a)))
+        return (arithmetic(a, b, s), r, d, angle, v, EmbeddedVectorResults(vectors(v, v, q, a)))
     }
 
-    public static func q29(_ a: Q29, _ b: Q29, _ q: FixedQuaternion) -> (Q29, Q29, Q29, Q29, Fixed3Results<Q29>) {
+    public static func q29(_ a: Q29, _ b: Q29, _ q: FixedQuaternion) -> (Q29, Q29, Q29, Q29, EmbeddedVectorResults<Q29>) {
         let (r, s, d, angle) = functions(a, b)
         let v = FixedVector3(x: a, y: b, z: r)
-        return (arithmetic(a, b, Q30(s)), r, d, angle, Fixed3Results(vectors(v, v, q, Q30(a))))
+        return (arithmetic(a, b, Q30(s)), r, d, angle, EmbeddedVectorResults(vectors(v, v, q, Q30(a))))
     }
 
-    public static func q16(_ a: Q16, _ b: Q16, _ q: FixedQuaternion) -> (Q16, Q16, Q16, Q29, Fixed3Results<Q16>) {
+    public static func q16(_ a: Q16, _ b: Q16, _ q: FixedQuaternion) -> (Q16, Q16, Q16, Q29, EmbeddedVectorResults<Q16>) {
         let (r, s, d, angle) = functions(a, b)
         let v = FixedVector3(x: a, y: b, z: r)
-        return (arithmetic(a, b, Q30(s)), r, d, angle, Fixed3Results(vectors(v, v, q, Q30(a))))
+        return (arithmetic(a, b, Q30(s)), r, d, angle, EmbeddedVectorResults(vectors(v, v, q, Q30(a))))
     }
 
     public static func conversions(_ a: Q16, _ b: Q30, _ c: Q29) -> (Q16, Q30, Q29, FixedVector3<Q30>) {
@@ -51,7 +51,7 @@ public enum EmbeddedInstantiations {
 }
 
 /// The results of `EmbeddedInstantiations.vectors`, named.
-public struct Fixed3Results<Fixed: FixedPointNumber> {
+public struct EmbeddedVectorResults<Fixed: FixedPointNumber> {
     public var turned: FixedVector3<Fixed>
     public var dot: Fixed
     public var length: Fixed

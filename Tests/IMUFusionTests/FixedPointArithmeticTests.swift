@@ -27,6 +27,24 @@ struct FixedPointArithmeticTests {
         #expect((Q30.max &+ Q30(raw: 1)) == .min)
     }
 
+    @Test func shiftsMagnitudeAndWrappingProduct() {
+        #expect(Q16(3).scaled(byPowerOfTwo: 2) == Q16(12))
+        #expect(Q16(3).scaled(byPowerOfTwo: -1) == Q16(1.5))
+        #expect(Q16(raw: 3).scaled(byPowerOfTwo: -1) == Q16(raw: 2))  // 1.5 LSB rounds half up
+        #expect(Q16(20000).scaled(byPowerOfTwo: 1) == .max)
+        #expect(Q16(-20000).scaled(byPowerOfTwo: 40) == .min)
+        #expect(Q16(raw: -5).scaled(byPowerOfTwo: -70) == .zero)
+        #expect(Q30(-0.25).magnitude == Q30(0.25))
+        #expect(Q30.min.magnitude == .max)
+        #expect((Q30(0.5) &* Q30(-0.5)) == Q30(-0.25))
+        #expect((Q30(1.5) &* Q30(1.5)).raw == Int32(truncatingIfNeeded: Int64(2.25 * 1_073_741_824)))  // wraps
+        var accumulator = Q16(1)
+        accumulator += Q16(2)
+        accumulator -= Q16(0.5)
+        accumulator *= Q16(2)
+        #expect(accumulator == Q16(5))
+    }
+
     @Test func formatConversionsRoundAndSaturate() {
         #expect(Q30(Q16(1.25)) == Q30(1.25))
         #expect(Q30(Q16(3)) == .max)
