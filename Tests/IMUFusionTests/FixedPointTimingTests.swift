@@ -73,6 +73,26 @@ struct FixedPointTimingTests {
             }
             return q.w.raw
         }
+        // The arithmetic of a 9D update without its logic: gyro step, both samples into the
+        // reference frame, both directions, one atan2; only the attitude carries over, so
+        // independent operations overlap as they would in the filter.
+        _ = Self.nanoseconds("9D-shaped bundle (step, 2 rotations, 2 directions, atan2)") {
+            var q = FixedQuaternion.identity
+            var rate = FixedVector3(x: Q16(0.3), y: Q16(-0.2), z: Q16(0.1))
+            var accel = FixedVector3(x: Q16(0.01), y: Q16(-0.02), z: Q16(-0.99))
+            var field = FixedVector3(x: Q16(20), y: Q16(5), z: Q16(-40))
+            var acc: Int32 = 0
+            for _ in 0..<n {
+                q = (q * FixedQuaternion(angularRate: rate, interval: Q30(0.01))).renormalized()
+                let matrix = q.rotationMatrix
+                let gravity = (matrix * accel).direction!
+                let north = (matrix * field).direction!
+                let heading = FixedMath.atan2(y: north.x, x: north.y)
+                acc &+= gravity.z.raw &+ heading.raw
+                rate.z.raw &+= 3; accel.x.raw &+= 5; field.y.raw &+= 7
+            }
+            return acc &+ q.w.raw
+        }
         _ = Self.nanoseconds("rotate vector (matrix from q + multiply)") {
             var v = FixedVector3(x: Q16(0.1), y: Q16(0.2), z: Q16(-0.98))
             var q2 = FixedQuaternion(w: Q30(0.9), x: Q30(0.1), y: Q30(-0.3), z: Q30(0.3)).normalized()
