@@ -6,7 +6,8 @@ import Testing
 
 /// Rough costs of the operations a filter update is built from, so the port can budget its
 /// ≲ 60 ns per 9D update. Off by default (timing is not a test); run in release:
-/// `IMU_FIXED_TIMING=1 swift test -c release --filter FixedPointTimingTests`.
+/// `IMU_FIXED_TIMING=1 swift test -c release -Xswiftc -enable-testing --filter FixedPointTimingTests`
+/// (`-enable-testing` because other test files use `@testable import`).
 /// Each loop feeds its result into the next input so that nothing is hoisted or skipped.
 @Suite("Fixed-point timing", .enabled(if: environment("IMU_FIXED_TIMING") == "1"))
 struct FixedPointTimingTests {

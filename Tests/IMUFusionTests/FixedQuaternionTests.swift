@@ -92,7 +92,8 @@ struct FixedQuaternionTests {
     /// Renormalisation starts from the exact 64-bit |q|² each time, so the norm after a step
     /// depends only on that step's roundings, not on history: the bound seen over 10⁵ steps is
     /// the bound for any number of steps. `IMU_LONG_TESTS=1` runs the full 10⁸ (a few seconds
-    /// in release: `IMU_LONG_TESTS=1 swift test -c release --filter IMUFusionTests`).
+    /// in release: `IMU_LONG_TESTS=1 swift test -c release -Xswiftc -enable-testing --filter
+    /// normStaysWithinFourLSBOverLongIntegration`).
     @Test func normStaysWithinFourLSBOverLongIntegration() {
         let steps = environment("IMU_LONG_TESTS") == "1" ? 100_000_000 : 100_000
         var rng = SplitMix64(seed: 15)
