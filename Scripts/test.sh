@@ -27,5 +27,6 @@ kernel_checks=$(sed -n 's/^qemu kernel test: PASS (\([0-9]*\) checks.*/\1/p' .bu
 
 echo "== libgpiod 2.x build check"
 bash Scripts/check-libgpiod-v2.sh
+echo "== embedded check"; bash Scripts/check-embedded.sh .build/embedded
 
 echo "summary: $((swift_tests + kernel_checks + 1)) passed, 0 failed"

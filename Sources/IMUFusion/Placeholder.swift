@@ -1,1 +1,0 @@
-// The fixed-point fusion core (filled in by the fusion work).
