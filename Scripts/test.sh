@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Sets up a fresh Debian 12 machine (with Swift installed) and runs every test the project has:
-# the Swift tests, the kernel test under QEMU, the libgpiod 2.x build check. Exits non-zero when
+# the Swift tests, the kernel test under QEMU, the libgpiod 2.x build check, the embedded build of
+# the fusion core. Exits non-zero when
 # any of them fails, and ends with one summary line counting what passed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -27,6 +28,7 @@ kernel_checks=$(sed -n 's/^qemu kernel test: PASS (\([0-9]*\) checks.*/\1/p' .bu
 
 echo "== libgpiod 2.x build check"
 bash Scripts/check-libgpiod-v2.sh
-echo "== embedded check"; bash Scripts/check-embedded.sh .build/embedded
+echo "== embedded check (the fusion core for a Cortex-M0+, no soft float)"
+bash Scripts/check-embedded.sh .build/embedded
 
-echo "summary: $((swift_tests + kernel_checks + 1)) passed, 0 failed"
+echo "summary: $((swift_tests + kernel_checks + 2)) passed, 0 failed"
