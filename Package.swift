@@ -19,6 +19,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         // C libraries, through system-library targets, plus the thinnest shims their headers need.
@@ -89,6 +90,7 @@ let package = Package(
                 "IMUFusion", "IMUFusionReference", "IMULog", "IMUMotion", "IMUGeometry", "IMUGeomagnetism",
                 "IMUCalibration", "IMUEvents", "IMURules", "IMUPlot",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .executableTarget(name: "imu", dependencies: ["IMUCommands"]),

@@ -11,6 +11,23 @@ enum StopSignal {
 
     static func request() { requested.store(true, ordering: .relaxed) }
 
+    private static let reload = Atomic<Bool>(false)
+
+    /// SIGHUP came since the last call (the daemon reloads its rules).
+    static func takeReloadRequest() -> Bool { reload.exchange(false, ordering: .relaxed) }
+
+    /// SIGHUP sets the reload flag instead of ending the process.
+    static func installReload() {
+        let handler: @convention(c) (Int32) -> Void = { _ in
+            StopSignal.reload.store(true, ordering: .relaxed)
+        }
+        signal(SIGHUP, handler)
+        var hangup = sigset_t()
+        sigemptyset(&hangup)
+        sigaddset(&hangup, SIGHUP)
+        pthread_sigmask(SIG_UNBLOCK, &hangup, nil)
+    }
+
     static func install() {
         let handler: @convention(c) (Int32) -> Void = { _ in
             StopSignal.requested.store(true, ordering: .relaxed)

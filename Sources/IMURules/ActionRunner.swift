@@ -17,10 +17,18 @@ public final class ActionRunner: @unchecked Sendable {
 
     /// Requests every GPIO line the rules name, as outputs set low, so a missing or busy line is
     /// an error at start, not when the event comes. `headerPins` maps header pin → line offset.
-    public init(rules: [Rule], chip: any GPIOChip, headerPins: [Int: Int], consumer: String = "imu") throws(GPIOError) {
+    /// `reusing`: a runner whose lines carry over (a reload keeps the lines it already holds).
+    public init(
+        rules: [Rule], chip: any GPIOChip, headerPins: [Int: Int], consumer: String = "imu",
+        reusing previous: ActionRunner? = nil
+    ) throws(GPIOError) {
         var lines: [GPIOTarget: any GPIOOutputLine] = [:]
         for rule in rules {
             for case .gpio(let target, _) in rule.actions where lines[target] == nil {
+                if let held = previous?.lines[target] {
+                    lines[target] = held
+                    continue
+                }
                 let offset: Int
                 switch target {
                 case .headerPin(let pin):
