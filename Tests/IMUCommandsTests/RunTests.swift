@@ -58,3 +58,14 @@ import Testing
         #expect(result.stderr.contains("<6>stopped"))
     }
 }
+
+/// The example rules file the service installer puts in /etc/imu loads and runs as shipped.
+@Suite struct ExampleRulesTests {
+    @Test func theShippedExampleRunsOnTheTwin() async throws {
+        let example = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Scripts/rules.example.toml").path
+        let result = try await imu("run", "--config", example, "--sim", "--virtual-time", "--duration", "2")
+        #expect(result.succeeded, "\(result)")
+        #expect(result.stderr.contains("rules=3"))
+    }
+}
