@@ -80,8 +80,11 @@ public struct HardIronTracker: Sendable {
     }
 
     /// Takes one raw reading (µT, device axes) at `timestamp` (seconds, monotonic); returns it
-    /// calibrated with the estimate from before this sample.
-    public mutating func update(rawMicrotesla raw: Vector3, timestamp: Double) -> Update {
+    /// calibrated with the estimate from before this sample. With `track` false the accuracy
+    /// follows the reading but the hard iron is left alone: a device that is not turning sees
+    /// the field from one direction only, where a sideways hard-iron error is invisible and a
+    /// passing magnet's tail would be learnt as hard iron.
+    public mutating func update(rawMicrotesla raw: Vector3, timestamp: Double, track: Bool = true) -> Update {
         // A gap (first sample, pause) counts as one nominal step, not as the whole gap.
         let dt = lastTimestamp.map { min(max(timestamp - $0, 0), 0.1) } ?? 0.01
         lastTimestamp = timestamp
@@ -92,7 +95,9 @@ public struct HardIronTracker: Sendable {
         let error = magnitude - field
 
         let beta = min(1, dt / settings.residualTimeConstantSeconds)
-        let relative = 100 * error / field
+        // A passing magnet's error is capped at twice the gate: it marks the fit as poor while it
+        // lasts, not for the many time constants a 400 µT spike would take to decay.
+        let relative = max(-2 * 100 * settings.disturbanceFraction, min(2 * 100 * settings.disturbanceFraction, 100 * error / field))
         residualPercent = (residualPercent * residualPercent * (1 - beta) + beta * relative * relative).squareRoot()
 
         let gate = settings.disturbanceFraction * field * (isReacquiring ? settings.reacquireGateFactor : 1)
@@ -108,7 +113,7 @@ public struct HardIronTracker: Sendable {
             if residualPercent < plainGatePercent / 4 { isReacquiring = false }
         }
 
-        guard abs(error) < gate, magnitude > 0 else {
+        guard track, abs(error) < gate, magnitude > 0 else {
             return Update(calibratedMicrotesla: calibrated, usedForTracking: false)
         }
         let u = error / gate

@@ -7,8 +7,12 @@ import IMUMotion
 
 /// A chip's stored calibration, applied to its samples before fusion (in device axes, as
 /// `imu calibrate` measured it). Looked up by chip identity along the standard search path.
+/// The magnetometer's hard iron is tracked online from there (slowly, passing magnets left
+/// out), and its accuracy follows how well the field fits: it degrades and recovers honestly.
 struct AppliedCalibration {
     let file: CalibrationFile?
+    private(set) var tracker: HardIronTracker?
+    private var lastRawField: Vector3?
 
     /// The stored calibration of `chip`, none when there is no file. A damaged file or one for
     /// another chip is an error: running half-calibrated would hide it.
@@ -19,14 +23,16 @@ struct AppliedCalibration {
         }
         do {
             file = try CalibrationStore.load(chip, searching: CalibrationDirectory.searchPath(environment: ProcessInfo.processInfo.environment))
+            tracker = file?.magnetometer.map { HardIronTracker(calibration: $0.value) }
         } catch {
             throw CommandError("\(error)\n  (fix the file, or remove it with: imu calibrate reset)")
         }
     }
 
-    /// How far to trust the magnetometer: the stored fit's accuracy, uncalibrated without one.
+    /// How far to trust the magnetometer now: the tracked calibration's accuracy, uncalibrated
+    /// without a stored one.
     var magnetometerAccuracy: MagneticFieldCalibrationAccuracy {
-        switch file?.magnetometer?.value.accuracy {
+        switch tracker?.accuracy {
         case .high?: .high
         case .medium?: .medium
         case .low?: .low
@@ -42,13 +48,23 @@ struct AppliedCalibration {
         return parts.isEmpty ? "none" : parts.joined(separator: ", ")
     }
 
-    func apply(to sample: MotionSample) -> MotionSample {
+    mutating func apply(to sample: MotionSample) -> MotionSample {
         guard let file else { return sample }
         let inertial = file.apply(to: InertialSample(sample))
         var out = sample
         out.rotationRate = inertial.rotationRateRadiansPerSecond
         out.acceleration = inertial.accelerationG
-        out.magneticField = sample.magneticField.map(file.apply(toMagneticFieldMicrotesla:))
+        if let raw = sample.magneticField, tracker != nil {
+            // The magnetometer runs slower than the samples: track each new reading once.
+            if raw != lastRawField {
+                lastRawField = raw
+                // Only while turning (above ~10 °/s) does the field show the hard iron from new sides.
+                let turning = out.rotationRate.length > 0.17
+                out.magneticField = tracker!.update(rawMicrotesla: raw, timestamp: sample.timestamp, track: turning).calibratedMicrotesla
+            } else {
+                out.magneticField = tracker!.calibration.apply(to: raw)
+            }
+        }
         return out
     }
 }

@@ -72,7 +72,7 @@ struct EventsCommand: ParsableCommand {
             do { recording = try ReplayLog.read(path: replay, options: .lenient) } catch { throw CommandError("\(error)") }
             if recording.report.skippedTotal > 0 { printToStandardError("imu: \(recording.report)") }
             var pipeline = Self.pipeline(magnetometer: recording.samples.contains { $0.magneticField != nil })
-            let calibration = try AppliedCalibration(for: CalibrationSource.replay(recording, path: replay).chipIdentity)
+            var calibration = try AppliedCalibration(for: CalibrationSource.replay(recording, path: replay).chipIdentity)
             let start = recording.samples.first?.timestamp ?? 0
             for sample in recording.samples {
                 if StopSignal.isRequested || duration.map({ sample.timestamp - start >= $0 }) == true { break }
@@ -82,7 +82,7 @@ struct EventsCommand: ParsableCommand {
         }
 
         let session = try source.open()
-        let calibration = try AppliedCalibration(for: session.chipIdentity)
+        var calibration = try AppliedCalibration(for: session.chipIdentity)
         let stream = SampleStream(session: session, rate: rate, duration: duration)
         _ = try stream.configure()
         var pipeline = Self.pipeline(magnetometer: session.driver.capabilities.magnetometer)

@@ -54,7 +54,7 @@ struct ReplayCommand: ParsableCommand {
         guard let conversion = FrameConversion(frame: frame, declinationDegrees: try declinationDegrees()) else {
             throw CommandError("xTrueNorthZVertical needs the magnetic declination: give --declination DEGREES or --location LAT,LON")
         }
-        let calibration = try AppliedCalibration(for: CalibrationSource.replay(recording, path: log).chipIdentity)
+        var calibration = try AppliedCalibration(for: CalibrationSource.replay(recording, path: log).chipIdentity)
         let filter = ReferenceFusionFilter(usesMagnetometer: frame.needsMagnetometer)
         var pipeline = DeviceMotionPipeline(filter: filter, frame: conversion)
         let formatter = MotionFormatter(format)

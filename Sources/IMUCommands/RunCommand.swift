@@ -48,7 +48,7 @@ struct RunCommand: ParsableCommand {
         log.logLevel = .info
 
         let session = try source.open()
-        let calibration = try AppliedCalibration(for: session.chipIdentity)
+        var calibration = try AppliedCalibration(for: session.chipIdentity)
         let (chip, headerPins) = try Self.gpio(for: session)
         var rules = try loadRules(pins: Set(headerPins.keys))
         var runner: ActionRunner

@@ -47,7 +47,7 @@ struct StreamCommand: ParsableCommand {
     func run() throws {
         StopSignal.install()
         let session = try source.open()
-        let calibration = try AppliedCalibration(for: session.chipIdentity)
+        var calibration = try AppliedCalibration(for: session.chipIdentity)
         let hasMagnetometer = session.driver.capabilities.magnetometer
         let frame = self.frame ?? (hasMagnetometer ? .xMagneticNorthZVertical : .xArbitraryZVertical)
         if frame.needsMagnetometer && !hasMagnetometer {

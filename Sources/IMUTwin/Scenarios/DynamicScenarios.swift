@@ -72,9 +72,13 @@ extension ClosureScenario {
 
     /// Face up and still while a magnet passes: up to 400 µT extra (pointing east), peaking
     /// 5 s into every 10 s.
-    public static let magnet = ClosureScenario(name: "magnet", summary: "face up, a magnet approaching and leaving every 10 s (up to 400 µT)") { t in
-        let phase = t.truncatingRemainder(dividingBy: 10) - 5
-        let strength = 400 / (1 + (phase / 0.8) * (phase / 0.8))
+    public static let magnet = ClosureScenario(name: "magnet", summary: "face up, a magnet passing by every 15 s from t = 12.5 s (up to 400 µT)") { t in
+        // The first pass comes after the field has been seen undisturbed for a while (a filter
+        // learns its reference first), then every 15 s; a bell in time: 400 µT at the closest,
+        // gone (below 0.01 µT) 3 s either side.
+        var phase = (t - 12.5).truncatingRemainder(dividingBy: 15)
+        if phase > 7.5 { phase -= 15 } else if phase < -7.5 { phase += 15 }
+        let strength = t < 5 ? 0 : 400 * exp(-(phase / 0.8) * (phase / 0.8))
         return MotionTruth(attitude: .identity, extraMagneticFieldMicrotesla: Vector3(strength, 0, 0))
     }
 
