@@ -109,7 +109,7 @@ let package = Package(
         .testTarget(
             name: "IMUFusionTests",
             dependencies: [
-                "IMUFusion", "IMUFusionReference", "IMUGeometry", "IMULog",
+                "IMUFusion", "IMUFusionReference", "IMUGeometry", "IMULog", "IMUCalibration",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),

@@ -192,29 +192,35 @@ struct CalibrateMagnetometer: ParsableCommand {
         let outcome = options.outcome
         let (source, stream) = try options.open(rate: 50, simScenario: "tumble")
         var fields: [Vector3] = []
+        var progress = CoverageProgress()
+        let showProgress = isatty(STDERR_FILENO) != 0
+        /// Takes one new reading; true once coverage is enough.
+        func take(_ field: Vector3) -> Bool {
+            fields.append(field)
+            let percent = progress.add(field)
+            if showProgress, let line = progress.line(percent: percent, goal: coverage) {
+                FileHandle.standardError.write(Data(line.utf8))
+            }
+            return percent >= coverage
+        }
         switch source {
         case .replay(let log, _):
-            fields = log.samples.compactMap(\.magneticField)
+            // The whole recording is used; the display shows how its coverage built up.
+            for field in log.samples.compactMap(\.magneticField) where field != fields.last { _ = take(field) }
         case .live(let session):
             guard session.driver.capabilities.magnetometer else {
                 throw outcome.refuse("the \(session.driver.model.rawValue) has no magnetometer")
             }
             say("Move the board in a figure-eight, turning it through every direction…", json: outcome.json)
-            var progress = CoverageProgress()
-            let showProgress = isatty(STDERR_FILENO) != 0
             var start: Double?
             try stream!.run { sample in
                 start = start ?? sample.timestamp
+                // The magnetometer runs slower than the stream: each new reading once.
                 guard let field = sample.magneticField, field != fields.last else { return false }
-                fields.append(field)
-                let percent = progress.add(field)
-                if showProgress, let line = progress.line(percent: percent, goal: coverage) {
-                    FileHandle.standardError.write(Data(line.utf8))
-                }
-                return percent >= coverage || sample.timestamp - start! > timeout
+                return take(field) || sample.timestamp - start! > timeout
             }
-            if showProgress { FileHandle.standardError.write(Data("\n".utf8)) }
         }
+        if showProgress { FileHandle.standardError.write(Data("\n".utf8)) }
         let expected = try expectedField()
         let report: MagnetometerFit.Report
         do {

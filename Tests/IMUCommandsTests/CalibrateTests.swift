@@ -91,3 +91,57 @@ import Testing
         }
     }
 }
+
+/// The live coverage display on a terminal (a pseudo-terminal from util-linux's `script`), fed a
+/// recorded figure-eight; and the accuracy of a stored compass calibration while a magnet passes.
+@Suite(.serialized) struct CalibrationDisplayTests {
+    @Test func aRecordedFigureEightShowsCoverageAndAProgressBar() async throws {
+        let script = "/usr/bin/script"
+        try #require(FileManager.default.isExecutableFile(atPath: script), "util-linux's script is needed for a pseudo-terminal")
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("imu-tumble-\(UUID()).csv").path
+        defer { try? FileManager.default.removeItem(atPath: log) }
+        let recorded = try await imu("record", "--sim", "tumble", "--duration", "30", "--rate", "50", "--output", log, "--virtual-time")
+        try #require(recorded.succeeded, "\(recorded)")
+
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: script)
+        let command = "\(try IMUExecutable.url().path) calibrate mag --replay \(log) --no-save"
+        process.arguments = ["-qec", command, "/dev/null"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let screen = String(decoding: data, as: UTF8.self)
+        #expect(process.terminationStatus == 0, "\(screen)")
+        // The bar redraws in place (carriage return, erase line) as coverage grows.
+        let frames = screen.components(separatedBy: "\r").filter { $0.contains("coverage [") }
+        #expect(frames.count > 10, "\(screen.suffix(300))")
+        #expect(frames.contains { $0.contains("█") && $0.contains("% of 80%") })
+        #expect(screen.contains("hard iron:") && screen.contains("coverage"))
+    }
+
+    @Test func aPassingMagnetLowersTheCompassAccuracyAndItRecovers() async throws {
+        let config = FileManager.default.temporaryDirectory.appendingPathComponent("imu-config-\(UUID())").path
+        defer { try? FileManager.default.removeItem(atPath: config) }
+        let env = ["XDG_CONFIG_HOME": config]
+        for step in ["gyro", "mag"] {
+            let calibrated = try await imu("calibrate", step, "--sim", "--virtual-time", environment: env)
+            try #require(calibrated.succeeded, "\(calibrated)")
+        }
+        // The magnet scenario: the closest pass at t = 12.5 s (400 µT), gone ±3 s either side.
+        let stream = try await imu(
+            "stream", "--sim", "magnet", "--virtual-time", "--duration", "25", "--rate", "20", "--format", "csv", environment: env)
+        try #require(stream.succeeded, "\(stream)")
+        var accuracy: [(t: Double, level: String)] = []
+        for line in stream.stdout.split(separator: "\n") where !line.hasPrefix("#") && !line.hasPrefix("t,") {
+            let fields = line.split(separator: ",", omittingEmptySubsequences: false)
+            if let t = Double(fields[0]) { accuracy.append((t, String(fields[18]))) }
+        }
+        func levels(_ range: ClosedRange<Double>) -> Set<String> { Set(accuracy.filter { range.contains($0.t) }.map(\.level)) }
+        #expect(levels(3...9) == ["high"])
+        #expect(levels(12...14).contains("low"))
+        #expect(levels(21...25) == ["high"], "\(accuracy.filter { $0.t > 15 }.map { "\($0.t): \($0.level)" })")
+    }
+}
