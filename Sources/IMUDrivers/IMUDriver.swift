@@ -62,6 +62,11 @@ public protocol IMUDriver: AnyObject {
     func sleep() throws(IMUDriverError)
     /// Back from `sleep()` with the same configuration.
     func wake() throws(IMUDriverError)
+
+    /// Whether the chip still holds the configuration `configure` gave it (one register read).
+    /// False after a power cut or replug: the chip is back at its power-on defaults and its
+    /// output registers no longer update, so its samples would be stale.
+    func isConfigured() throws(IMUDriverError) -> Bool
 }
 
 /// Bus calls that turn `I2CError` into `IMUDriverError`, so drivers read straight.

@@ -12,6 +12,9 @@ public enum IMUDriverError: Error, Sendable, Equatable, CustomStringConvertible 
         expectedValue: UInt8, identifiedAs: String?)
     /// The request cannot be met by this chip (a rate or range outside its tables, …).
     case unsupported(String)
+    /// The chip answers but its output registers hold no measurement (it is asleep or powered
+    /// down, typically back at its defaults after a reset): a reading would be stale.
+    case notMeasuring(bus: String, address: UInt8)
 
     public var description: String {
         switch self {
@@ -22,6 +25,8 @@ public enum IMUDriverError: Error, Sendable, Equatable, CustomStringConvertible 
             return "no \(expected.rawValue) at \(hex(address)) on \(bus): WHO_AM_I (register \(hex(register))) read \(hex(found)), expected \(hex(expectedValue))\(what)"
         case .unsupported(let what):
             return what
+        case let .notMeasuring(bus, address):
+            return "the chip at \(hex(address)) on \(bus) is not measuring (reset or powered down?)"
         }
     }
 }

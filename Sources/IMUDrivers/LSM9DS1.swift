@@ -116,6 +116,11 @@ public final class LSM9DS1: IMUDriver {
             let buffer = UnsafeMutableRawBufferPointer(rebasing: raw[0..<R.sampleSetLength])
             try bus.burst(address, R.temperatureLow, into: buffer)
             let data = UnsafeRawBufferPointer(buffer)
+            // Gyro and accel all zero is a chip in power-down (its state after a reset), not a
+            // reading: gravity alone makes one axis non-zero.
+            guard data[R.gyroOffset...].contains(where: { $0 != 0 }) else {
+                throw .notMeasuring(bus: bus.name, address: address)
+            }
             var sample = decode(data, gyroAt: R.gyroOffset, accelAt: R.accelOffset, timestamp: clock.now)
             sample.temperature = R.temperatureCelsius(RegisterBytes.littleEndianInt16(data, at: R.temperatureOffset))
             return sample
@@ -228,6 +233,11 @@ public final class LSM9DS1: IMUDriver {
         try bus.write(address, R.int1Control, 0)
         try bus.write(address, R.interruptGeneratorConfigAccel, 0)
         try bus.write(address, R.accelControl7, 0)
+    }
+
+    /// CTRL_REG1_G holds the configured rate and range; 0 (power-down) after a power-on reset.
+    public func isConfigured() throws(IMUDriverError) -> Bool {
+        try bus.read(address, R.gyroControl1) == gyroControl
     }
 
     public func sleep() throws(IMUDriverError) {

@@ -92,6 +92,9 @@ public final class MPU6050: IMUDriver {
             try bus.burst(address, R.accelXHigh, into: buffer)
             let timestamp = clock.now
             let data = UnsafeRawBufferPointer(buffer)
+            // All fourteen bytes zero is a chip that is not measuring (asleep at its power-on
+            // defaults after a reset), never a reading: gravity alone makes one axis non-zero.
+            guard data.contains(where: { $0 != 0 }) else { throw .notMeasuring(bus: bus.name, address: address) }
             var sample = decode(data, accelAt: 0, gyroAt: 8, timestamp: timestamp)
             sample.temperature = R.temperatureCelsius(RegisterBytes.bigEndianInt16(data, at: 6))
             return sample
@@ -201,6 +204,11 @@ public final class MPU6050: IMUDriver {
     public func interruptStatus() throws(IMUDriverError) -> (dataReady: Bool, motion: Bool, fifoOverflow: Bool) {
         let status = try bus.read(address, R.interruptStatus)
         return (status & R.interruptDataReady != 0, status & R.interruptMotion != 0, status & R.interruptFIFOOverflow != 0)
+    }
+
+    /// PWR_MGMT_1 reads CLKSEL = 1, awake, when configured; 0x40 (asleep) after a power-on reset.
+    public func isConfigured() throws(IMUDriverError) -> Bool {
+        try bus.read(address, R.powerManagement1) & ~R.powerSleep == R.clockGyroX
     }
 
     public func sleep() throws(IMUDriverError) {

@@ -28,6 +28,7 @@ import Testing
     @Test func oneTransactionPerSampleSet() throws {
         let chip = MPU6050(bus: bus, clock: clock)
         try chip.configure(IMUSettings())
+        bus.set(0x68, 0x3B, bigEndian([0, 0, 8192]))  // a measurement (all zeros is a chip not measuring)
         let before = bus.transactions
         for _ in 0..<10 { _ = try chip.readSample() }
         #expect(bus.transactions - before == 10)
@@ -44,6 +45,12 @@ import Testing
         #expect(bus.get(0x68, 0x1B) == 0x18)       // FS_SEL = 3
         #expect(bus.get(0x68, 0x1A) == 0x02)       // DLPF 98 Hz ≤ 333/2
         #expect(bus.get(0x68, 0x6B) == 0x01)       // awake, PLL clock
+    }
+
+    @Test func allZeroOutputIsAChipNotMeasuringNotAReading() throws {
+        let chip = MPU6050(bus: bus, clock: clock)
+        try chip.configure(IMUSettings())
+        #expect(throws: IMUDriverError.notMeasuring(bus: "test", address: 0x68)) { try chip.readSample() }
     }
 
     @Test func anMPU9250IsNamedNotMisread() {
