@@ -78,14 +78,12 @@ struct CalibrateGyro: ParsableCommand {
             throw outcome.refuse(error.reason)
         }
         let saved = try outcome.store(for: source.chipIdentity) { $0.gyroscope = .init(calibration, calibratedAt: Date()) }
-        if outcome.json {
-            print(CalibrationJSON.gyroscope(calibration))
-        } else {
-            let b = calibration.biasRadiansPerSecond * (180 / .pi)
-            print("gyro bias: x \(number(b.x, 3)) y \(number(b.y, 3)) z \(number(b.z, 3)) °/s"
-                + (calibration.temperatureCelsius.map { " at \(number($0, 1)) °C" } ?? ""))
-            if let saved { print("saved to \(saved)") }
-        }
+        let b = calibration.biasRadiansPerSecond * (180 / .pi)
+        outcome.publish(
+            json: CalibrationJSON.gyroscope(calibration),
+            words: "gyro bias: x \(number(b.x, 3)) y \(number(b.y, 3)) z \(number(b.z, 3)) °/s"
+                + (calibration.temperatureCelsius.map { " at \(number($0, 1)) °C" } ?? ""),
+            saved: saved)
     }
 }
 
@@ -159,14 +157,12 @@ struct CalibrateAccelerometer: ParsableCommand {
             throw outcome.refuse(error.reason)
         }
         let saved = try outcome.store(for: source.chipIdentity) { $0.accelerometer = .init(calibration, calibratedAt: Date()) }
-        if outcome.json {
-            print(CalibrationJSON.accelerometer(calibration))
-        } else {
-            let o = calibration.offsetG * 1000, s = calibration.scale
-            print("accelerometer offset: x \(number(o.x, 1)) y \(number(o.y, 1)) z \(number(o.z, 1)) mg;"
-                + " scale: x \(number(s.x, 4)) y \(number(s.y, 4)) z \(number(s.z, 4))")
-            if let saved { print("saved to \(saved)") }
-        }
+        let o = calibration.offsetG * 1000, s = calibration.scale
+        outcome.publish(
+            json: CalibrationJSON.accelerometer(calibration),
+            words: "accelerometer offset: x \(number(o.x, 1)) y \(number(o.y, 1)) z \(number(o.z, 1)) mg;"
+                + " scale: x \(number(s.x, 4)) y \(number(s.y, 4)) z \(number(s.z, 4))",
+            saved: saved)
     }
 }
 
@@ -230,16 +226,14 @@ struct CalibrateMagnetometer: ParsableCommand {
         }
         let calibration = report.calibration
         let saved = try outcome.store(for: source.chipIdentity) { $0.magnetometer = .init(calibration, calibratedAt: Date()) }
-        if outcome.json {
-            print(CalibrationJSON.magnetometer(calibration))
-        } else {
-            let h = calibration.hardIronMicrotesla
-            print("hard iron: x \(number(h.x, 2)) y \(number(h.y, 2)) z \(number(h.z, 2)) µT; field \(number(calibration.fieldMicrotesla, 1)) µT;"
+        let h = calibration.hardIronMicrotesla
+        outcome.publish(
+            json: CalibrationJSON.magnetometer(calibration),
+            words: "hard iron: x \(number(h.x, 2)) y \(number(h.y, 2)) z \(number(h.z, 2)) µT; field \(number(calibration.fieldMicrotesla, 1)) µT;"
                 + " residual \(number(calibration.residualPercent, 2)) %; coverage \(number(calibration.coveragePercent, 0)) %;"
-                + " accuracy \(calibration.accuracy.rawValue) (\(report.model.rawValue) fit, \(report.outliersRejected) outliers left out)")
-            if let advice = report.advice { print("to do better: \(advice)") }
-            if let saved { print("saved to \(saved)") }
-        }
+                + " accuracy \(calibration.accuracy.rawValue) (\(report.model.rawValue) fit, \(report.outliersRejected) outliers left out)"
+                + (report.advice.map { "\nto do better: \($0)" } ?? ""),
+            saved: saved)
     }
 
     func expectedField() throws -> Double? {

@@ -99,6 +99,16 @@ struct CalibrationOutcome {
         }
     }
 
+    /// The result: JSON for a program, else words and where the file went.
+    func publish(json text: String, words: String, saved: String?) {
+        if json {
+            print(text)
+        } else {
+            print(words)
+            if let saved { print("saved to \(saved)") }
+        }
+    }
+
     /// A refusal: words for a person, or {"error": …} for a program; the command then fails.
     func refuse(_ reason: String) -> Error {
         if json { print(CalibrationJSON.error(reason)) }
