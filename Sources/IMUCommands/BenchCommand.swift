@@ -105,8 +105,8 @@ struct BenchBROADCommand: ParsableCommand {
     @Option(help: "The folder holding the BROAD trial CSVs.")
     var dataset: String?
 
-    @Option(help: "The filter: reference or fixed.")
-    var filter: BenchFilter = .reference
+    @Option(help: "The filter: fixed (the fixed-point core, the product's filter) or reference (its Double twin).")
+    var filter: BenchFilter = .fixed
 
     @Flag(help: "Print JSON (trials with total_deg, heading_deg, inclination_deg, inclination_6d_deg).")
     var json = false
@@ -185,8 +185,8 @@ struct BenchFusionCommand: ParsableCommand {
     @Option(help: "A log in the replay CSV format.")
     var input: String?
 
-    @Option(help: "The filter: reference or fixed.")
-    var filter: BenchFilter = .reference
+    @Option(help: "The filter: fixed (the fixed-point core, the product's filter) or reference (its Double twin).")
+    var filter: BenchFilter = .fixed
 
     @Flag(help: "Print JSON: updates, total_seconds, ns_per_update.")
     var json = false

@@ -8,7 +8,7 @@ import Testing
     /// turning, 9D). Legitimate as a constant because input and filter are integer-only (see
     /// `FixedFusionIntegerRun`): no platform, compiler or optimisation level may change a bit.
     /// A deliberate change of the arithmetic changes it: record the new value in the same commit.
-    static let recordedHash: UInt64 = 0x8e60_d994_74c2_f5f7
+    static let recordedHash: UInt64 = 0xf593_f1d0_86b5_2e7b
 
     @Test func sameInputGivesByteIdenticalOutput() {
         var first = FixedFusionIntegerRun()
@@ -96,6 +96,19 @@ import Testing
         #expect(out.headingAccuracy == .pi)
         #expect(out.isValid)
         #expect(!out.isMagneticallyDisturbed)
+    }
+
+    /// The host's 128-bit `wideProduct` and the firmware's split form are the same integer
+    /// (the determinism hash holds on both only if they are).
+    @Test func wideProductIsTheSplitFormsInteger() {
+        var random = SplitMix64(seed: 7)
+        for i in 0..<200_000 {
+            let gain = Int64(truncatingIfNeeded: random.next()) >> (32 + i % 8)  // |gain| ≤ 2^31
+            let value = Int64(truncatingIfNeeded: random.next()) >> (3 + i % 40)  // |value| ≤ 2^60
+            let split = (gain &* (value >> 32)) &<< 2 &+ ((gain &* (value & 0xFFFF_FFFF) &+ (1 << 29)) >> 30)
+            #expect(wideProduct(gain, value) == split, "gain \(gain) value \(value)")
+            if wideProduct(gain, value) != split { break }
+        }
     }
 
     /// The integer defaults are the reference's defaults (they are duplicated on purpose: the

@@ -44,9 +44,10 @@ public func fixedFusionUpdate(
         inertialForce: s.gyroAttitude.rotationMatrix.timesWide(specificForce), gains: s.gains,
         warmUpGain: warmUpGain)
 
-    let q6 = s.attitude6D
+    // One rotation matrix of q6 serves the bias estimator (rows 0, 1) and the magnetometer.
+    let r6 = s.attitude6D.rotationMatrix
     s.biasEstimator.update(
-        bias: &s.bias, rest: s.rest, correction: correction, rows: q6.rotationMatrix, dt: step, gains: s.gains,
+        bias: &s.bias, rest: s.rest, correction: correction, rows: r6, dt: step, gains: s.gains,
         warmUpGain: warmUpGain, coefficients: c)
 
     s.magneticDt = advanced(s.magneticDt, by: step)
@@ -56,7 +57,7 @@ public func fixedFusionUpdate(
         if isStale(s.magneticGains.dt, for: magDt) { s.magneticGains = FixedMagneticGains(coefficients: c, dt: magDt) }
         let turning = s.rest.gyroReference.stage2.squaredLengthQ48 >= c.magneticNewFieldMinRateSquared
         s.heading.update(
-            magEarth: (s.heading.heading * q6).rotate(clampedSample(mag, limit: 2048)), dt: magDt,
+            magEarth: s.heading.heading.rotateAboutVertical(r6 * clampedSample(mag, limit: 2048)), dt: magDt,
             gains: s.magneticGains, turning: turning, coefficients: c)
     }
     if s.heading.accuracy < c.pi {
@@ -72,4 +73,20 @@ func clampedSample(_ v: FixedVector3<Q16>, limit: Int32) -> FixedVector3<Q16> {
     let bound = limit &<< 16
     @inline(__always) func c(_ x: Q16) -> Q16 { Q16(raw: Swift.min(Swift.max(x.raw, -bound), bound)) }
     return FixedVector3(x: c(v.x), y: c(v.y), z: c(v.z))
+}
+
+extension FixedQuaternion {
+    /// v rotated by this quaternion when it is a rotation about z, (w, 0, 0, z) — the heading:
+    /// (c·v_x − s·v_y, s·v_x + c·v_y, v_z) with c = w² − z², s = 2wz. Seven multiplies instead
+    /// of the product q_h ⊗ q6 and a second rotation matrix.
+    @inlinable @inline(__always)
+    func rotateAboutVertical(_ v: FixedVector3<Q16>) -> FixedVector3<Q16> {
+        let (w, z) = (Int64(self.w.raw), Int64(self.z.raw))
+        let cosine = roundingShiftRight(w &* w &- z &* z, by: 30)  // Q30
+        let sine = roundingShiftRight(w &* z, by: 29)  // 2wz, Q30
+        let (x, y) = (Int64(v.x.raw), Int64(v.y.raw))
+        return FixedVector3(
+            x: Q16(raw: saturatedInt32(roundingShiftRight(cosine &* x &- sine &* y, by: 30))),
+            y: Q16(raw: saturatedInt32(roundingShiftRight(sine &* x &+ cosine &* y, by: 30))), z: v.z)
+    }
 }

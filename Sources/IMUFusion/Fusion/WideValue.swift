@@ -15,11 +15,22 @@
 /// `gain · value / 2^30`, rounded half up: a Q2.30 factor (|gain| ≤ 2^31) times a wide value
 /// (|value| ≤ 2^60), in the value's format. Exact: (g·h·2^32 + g·l + 2^29) >> 30 with
 /// value = h·2^32 + l, 0 ≤ l < 2^32, and g·h·2^32 divisible by 2^30.
+/// On the host the same integer comes from one 64 × 64 → 128-bit multiply (one instruction
+/// on x86-64 and arm64); the firmware (armv6m, no 64-bit multiplier) uses the split form.
 @inlinable @inline(__always)
 public func wideProduct(_ gain: Int64, _ value: Int64) -> Int64 {
+    #if hasFeature(Embedded)
     let high = value &>> 32
     let low = value & 0xFFFF_FFFF
     return (gain &* high) &<< 2 &+ ((gain &* low &+ (1 << 29)) &>> 30)
+    #else
+    // (g·v + 2^29) >> 30 on the 128-bit product: add to the low word with carry, then take
+    // bits 30 … 93.
+    let (high, low) = gain.multipliedFullWidth(by: value)
+    let (sum, carry) = low.addingReportingOverflow(1 << 29)
+    let top = high &+ (carry ? 1 : 0)
+    return (top &<< 34) | Int64(bitPattern: sum &>> 30)
+    #endif
 }
 
 /// A Q16.16 value (rad/s, g, µT) as Q40.
