@@ -44,6 +44,32 @@ import Testing
                 "bias \(out.gyroBias)")
     }
 
+    /// Garbage at full scale — any Q16.16 value on every axis, dt anywhere in Q2.30 including
+    /// 0, negative and ≥ 1 s, the magnetometer now and then — never traps (Swift checks integer
+    /// overflow in debug builds) and leaves the state unit and clipped.
+    @Test func fullScaleGarbageKeepsTheStateBounded() {
+        var random = SplitMix64(seed: 11)
+        let c = FixedFusionCoefficients()
+        var state = FixedFusionState(coefficients: c)
+        func anyQ16() -> Q16 {
+            let r = Int32(truncatingIfNeeded: random.next())
+            return Q16(raw: random.next() % 4 == 0 ? r : r >> Int32(random.next() % 20))
+        }
+        func anyVector() -> FixedVector3<Q16> { FixedVector3(x: anyQ16(), y: anyQ16(), z: anyQ16()) }
+        for _ in 0..<20_000 {
+            let dt = Q30(raw: random.next() % 8 == 0 ? Int32(truncatingIfNeeded: random.next()) : Int32(random.next() % 200_000_000))
+            let mag = random.next() % 3 == 0 ? anyVector() : nil
+            fixedFusionUpdate(state: &state, coefficients: c, gyro: anyVector(), accel: anyVector(), mag: mag, dt: dt)
+            _ = state.output(coefficients: c)
+        }
+        for q in [state.gyroAttitude, state.inclination, state.heading.heading] {
+            let epsilon = Int64(q.squaredNormSignificand) - (Int64(1) << 58)
+            #expect(epsilon.magnitude < 16 << 28)
+        }
+        #expect(state.bias.x.magnitude <= c.biasClip.magnitude && state.bias.y.magnitude <= c.biasClip.magnitude
+            && state.bias.z.magnitude <= c.biasClip.magnitude)
+    }
+
     @Test func snapshotRestoreIsACopyAndResetIsANewState() {
         var run = FixedFusionIntegerRun()
         run.advance(steps: 700)

@@ -99,10 +99,12 @@ public struct WideVector3: Sendable, Equatable {
     }
 
     /// Squared length of the vector rounded to Q24 (as Q48); for comparisons with squared
-    /// thresholds. Fits for |components| ≤ 2^6 (rates ≤ 64 rad/s, accelerations ≤ 64 g).
+    /// thresholds (all far below 64). Components are first clamped to ±64 (2^30 in Q24), so
+    /// the sum (≤ 3 · 2^60) fits even for a difference of two full-scale samples.
     @inlinable @inline(__always)
     public var squaredLengthQ48: Int64 {
-        let (a, b, c) = (roundingShiftRight(x, by: 16), roundingShiftRight(y, by: 16), roundingShiftRight(z, by: 16))
+        @inline(__always) func q24(_ v: Int64) -> Int64 { clamped(roundingShiftRight(v, by: 16), 1 << 30) }
+        let (a, b, c) = (q24(x), q24(y), q24(z))
         return a &* a &+ b &* b &+ c &* c
     }
 }
