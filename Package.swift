@@ -115,7 +115,10 @@ let package = Package(
         ),
         .testTarget(name: "IMULogTests", dependencies: ["IMULog"]),
         .testTarget(name: "IMUGeomagnetismTests", dependencies: ["IMUGeomagnetism"]),
-        .testTarget(name: "IMUMotionTests", dependencies: ["IMUMotion", "IMUGeometry"]),
+        .testTarget(
+            name: "IMUMotionTests",
+            dependencies: ["IMUMotion", "IMUGeometry", "IMUDrivers", "IMUFusion", "IMUFusionReference"]
+        ),
         .testTarget(name: "IMUEventsTests", dependencies: ["IMUEvents", "IMUGeometry"]),
         .testTarget(name: "IMUPlotTests", dependencies: ["IMUPlot"]),
         .testTarget(name: "IMURulesTests", dependencies: ["IMURules", "IMUEvents", "IMUConfigFile", "IMUTwin", "IMUBus"]),

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the fusion core (every .swift file of Sources/IMUFusion) with Embedded Swift for a
+# Builds the fusion core (every .swift file of Sources/IMUFusion and its subfolders) with Embedded Swift for a
 # Cortex-M0+ (armv6m-none-none-eabi, no FPU), leaves the object file in OUTDIR, and fails if
 # it does not compile, if the object calls a soft-float routine — which is what any
 # Float/Double arithmetic becomes on that target, so this is how "no floating point in the
@@ -16,7 +16,7 @@ mkdir -p "$outdir"
 object="$outdir/IMUFusion.o"
 rm -f "$object"
 
-sources=(Sources/IMUFusion/*.swift)
+sources=(Sources/IMUFusion/*.swift Sources/IMUFusion/*/*.swift)
 echo "check-embedded: compiling ${#sources[@]} files of Sources/IMUFusion for armv6m-none-none-eabi"
 if ! swiftc -target armv6m-none-none-eabi -enable-experimental-feature Embedded -wmo \
     -parse-as-library -Osize -module-name IMUFusion -c "${sources[@]}" -o "$object"; then

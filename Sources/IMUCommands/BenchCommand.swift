@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import IMUDrivers
+import IMUFusion
 import IMUFusionReference
 import IMUGeometry
 import IMULog
@@ -18,6 +19,8 @@ struct BenchCommand: ParsableCommand {
 enum BenchFilter: String, ExpressibleByArgument, CaseIterable {
     /// The Double reference filter (IMUFusionReference).
     case reference
+    /// The fixed-point core (IMUFusion), the same algorithm in integers.
+    case fixed
 
     /// A stepper that returns the attitude after every sample (valid or not: the BROAD metric
     /// starts at the first sample).
@@ -32,7 +35,58 @@ enum BenchFilter: String, ExpressibleByArgument, CaseIterable {
                     mag: magnetometer ? sample.magneticField : nil, dt: dt)
                 return state.attitude
             }
+        case .fixed:
+            // Converts each sample to Q16.16 and dt to Q2.30 inside the step (`bench fusion`
+            // times the fixed update on samples converted beforehand, see `FixedFusionSteps`).
+            let coefficients = FixedFusionCoefficients()
+            var state = FixedFusionState(coefficients: coefficients)
+            return { sample, dt in
+                let step = FixedFusionSteps.Step(sample, dt: dt, magnetometer: magnetometer)
+                fixedFusionUpdate(
+                    state: &state, coefficients: coefficients, gyro: step.gyro, accel: step.accel, mag: step.mag,
+                    dt: step.dt)
+                return FixedFusionSteps.quaternion(state.attitude)
+            }
         }
+    }
+}
+
+/// The fixed filter's inputs converted ahead of time, so that `bench fusion --filter fixed`
+/// times the integer update alone (as a firmware loop fed by a sensor driver would run it).
+enum FixedFusionSteps {
+    struct Step {
+        var gyro: FixedVector3<Q16>
+        var accel: FixedVector3<Q16>
+        var mag: FixedVector3<Q16>?
+        var dt: Q30
+
+        init(_ sample: MotionSample, dt: Double, magnetometer: Bool) {
+            gyro = FixedFusionSteps.q16(sample.rotationRate)
+            accel = FixedFusionSteps.q16(sample.acceleration)
+            mag = magnetometer ? sample.magneticField.map(FixedFusionSteps.q16) : nil
+            self.dt = Q30(dt)
+        }
+    }
+
+    static func q16(_ v: Vector3) -> FixedVector3<Q16> { FixedVector3(x: Q16(v.x), y: Q16(v.y), z: Q16(v.z)) }
+    static func quaternion(_ q: FixedQuaternion) -> Quaternion {
+        Quaternion(w: q.w.doubleValue, x: q.x.doubleValue, y: q.y.doubleValue, z: q.z.doubleValue)
+    }
+
+    /// One pass of the 9D update over the steps; returns the time (s) and a checksum of the
+    /// last attitude (so the work cannot be optimised away).
+    static func timedPass(_ steps: [Step]) -> (seconds: Double, checksum: Double) {
+        let coefficients = FixedFusionCoefficients()
+        var state = FixedFusionState(coefficients: coefficients)
+        var checksum: Int64 = 0
+        let start = DispatchTime.now().uptimeNanoseconds
+        for step in steps {
+            fixedFusionUpdate(
+                state: &state, coefficients: coefficients, gyro: step.gyro, accel: step.accel, mag: step.mag, dt: step.dt)
+            checksum &+= Int64(state.gyroAttitude.w.raw)
+        }
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        return (seconds, Double(checksum) + state.attitude.w.doubleValue)
     }
 }
 
@@ -51,8 +105,8 @@ struct BenchBROADCommand: ParsableCommand {
     @Option(help: "The folder holding the BROAD trial CSVs.")
     var dataset: String?
 
-    @Option(help: "The filter: reference.")
-    var filter: BenchFilter = .reference
+    @Option(help: "The filter: fixed (the fixed-point core, the product's filter) or reference (its Double twin).")
+    var filter: BenchFilter = .fixed
 
     @Flag(help: "Print JSON (trials with total_deg, heading_deg, inclination_deg, inclination_6d_deg).")
     var json = false
@@ -131,8 +185,8 @@ struct BenchFusionCommand: ParsableCommand {
     @Option(help: "A log in the replay CSV format.")
     var input: String?
 
-    @Option(help: "The filter: reference.")
-    var filter: BenchFilter = .reference
+    @Option(help: "The filter: fixed (the fixed-point core, the product's filter) or reference (its Double twin).")
+    var filter: BenchFilter = .fixed
 
     @Flag(help: "Print JSON: updates, total_seconds, ns_per_update.")
     var json = false
@@ -152,7 +206,14 @@ struct BenchFusionCommand: ParsableCommand {
 
         var best = Double.infinity
         var checksum = 0.0
+        let fixedSteps = filter == .fixed ? steps.map { FixedFusionSteps.Step($0.0, dt: $0.1, magnetometer: true) } : []
         for _ in 0..<5 {
+            if filter == .fixed {
+                let pass = FixedFusionSteps.timedPass(fixedSteps)
+                best = min(best, pass.seconds)
+                checksum += pass.checksum
+                continue
+            }
             let step = filter.makeStepper(magnetometer: true)
             let start = DispatchTime.now().uptimeNanoseconds
             for (sample, dt) in steps { checksum += step(sample, dt).w }

@@ -10,7 +10,7 @@ extension FixedMath {
     /// `mantissa · 2^exponent / 2^32`, with `mantissa` in [2^32, 2^33] (1 … 2) and relative
     /// error ≤ 5 × 10⁻¹⁰. `significand` == 0 gives the largest mantissa with exponent 64, a
     /// stand-in for infinity that saturates wherever it is used.
-    @inlinable
+    @inlinable @inline(__always)
     static func reciprocalSquareRootParts(
         ofSignificand significand: UInt64, fractionBits: Int
     ) -> (mantissa: Int64, exponent: Int) {
@@ -99,7 +99,7 @@ extension FixedMath {
 
     /// √(significand / 2^fractionBits) (even `fractionBits`) as a raw value with
     /// `resultFractionBits`, rounded, saturating. Used for lengths from 64-bit sums of squares.
-    @inlinable
+    @inlinable @inline(__always)
     static func squareRootRaw(ofSignificand significand: UInt64, fractionBits: Int, resultFractionBits: Int) -> Int32 {
         guard significand != 0 else { return 0 }
         let (m, shift) = normalizedForSquareRoot(significand)

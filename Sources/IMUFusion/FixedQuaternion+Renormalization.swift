@@ -8,7 +8,7 @@ extension FixedQuaternion {
     /// ≤ ε³ · 5/16 < 10⁻¹¹ for |ε| ≤ 2⁻¹²), about a third of the cost. Anything further from
     /// unit (|ε| > 2⁻¹², e.g. after a reset or a saturated step) goes through `normalized()`,
     /// so it is always safe to call. Use it after every `attitude * delta`.
-    @inlinable
+    @inlinable @inline(__always)
     public func renormalized() -> FixedQuaternion {
         let one = Int64(1) << 58
         // ε = |q|² − 1 in Q58; |q|² ≤ 2^62, so the difference fits.

@@ -12,7 +12,7 @@ extension FixedQuaternion {
     /// Beyond |θ| = 2√2 rad in one step (past any sensible ω·dt) the squared half-angle
     /// saturates at 2: the axis stays right, the angle is short, and renormalisation after the
     /// product makes it a unit quaternion again.
-    @inlinable
+    @inlinable @inline(__always)
     public init(rotationVector theta: FixedVector3<Q29>) {
         // The half-angle vector θ/2 in Q2.30 has exactly the raw integers of θ in Q3.29.
         let (hx, hy, hz) = (Int64(theta.x.raw), Int64(theta.y.raw), Int64(theta.z.raw))

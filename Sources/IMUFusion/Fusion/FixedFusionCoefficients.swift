@@ -1,0 +1,67 @@
+/// What the update needs from the parameters, in the forms it uses, computed once (divisions
+/// allowed here, never per sample): times as Int64 Q30 seconds, squared thresholds, the
+/// dip threshold as a sine, 1/τ_motion. Depends on the parameters only, not on dt.
+public struct FixedFusionCoefficients: Sendable, Equatable {
+    public var parameters: FixedFusionParameters
+
+    // Times, Int64 Q30 seconds.
+    public var accelerometerTau: Int64
+    public var magnetometerTau: Int64
+    public var restFilterTau: Int64
+    public var restMinDuration: Int64
+    public var restBiasTau: Int64
+    public var magneticCurrentTau: Int64
+    public var magneticReferenceTau: Int64
+    public var magneticNewFieldDuration: Int64
+    public var magneticFirstFieldDuration: Int64
+    public var magneticMinUndisturbedDuration: Int64
+    public var magneticMaxRejectionDuration: Int64
+    public var warmUpDuration: Int64
+
+    /// Squared thresholds, Q48 (compared with `WideVector3.squaredLengthQ48`).
+    public var restGyroThresholdSquared: Int64
+    public var restAccelThresholdSquared: Int64
+    public var magneticNewFieldMinRateSquared: Int64
+    /// ±biasClip as Q40.
+    public var biasClip: Int64
+    /// 1/τ_motion as Q2.30 (0 when off).
+    public var motionBiasStep: Int64
+    /// sin(magneticDipThreshold), Q2.30.
+    public var dipSineThreshold: Int64
+    /// π and the accuracy floor as Q40 (heading accuracy).
+    public var pi: Int64
+    public var headingAccuracyFloor: Int64
+
+    public init(parameters p: FixedFusionParameters = FixedFusionParameters()) {
+        parameters = p
+        @inline(__always) func seconds(_ milliseconds: Int32) -> Int64 {
+            // ms · 2^30 / 1000, rounded to nearest.
+            ((Int64(Swift.max(milliseconds, 0)) &<< 30) &+ 500) / 1000
+        }
+        @inline(__always) func squaredQ48(_ threshold: Q30) -> Int64 {
+            let t = roundingShiftRight(Int64(threshold.raw), by: 6)  // Q24
+            return t &* t
+        }
+        accelerometerTau = seconds(p.accelerometerTauMilliseconds)
+        magnetometerTau = seconds(p.magnetometerTauMilliseconds)
+        restFilterTau = seconds(p.restFilterTauMilliseconds)
+        restMinDuration = seconds(p.restMinDurationMilliseconds)
+        restBiasTau = seconds(p.restBiasTauMilliseconds)
+        magneticCurrentTau = seconds(p.magneticCurrentTauMilliseconds)
+        magneticReferenceTau = seconds(p.magneticReferenceTauMilliseconds)
+        magneticNewFieldDuration = seconds(p.magneticNewFieldDurationMilliseconds)
+        magneticFirstFieldDuration = seconds(p.magneticFirstFieldDurationMilliseconds)
+        magneticMinUndisturbedDuration = seconds(p.magneticMinUndisturbedDurationMilliseconds)
+        magneticMaxRejectionDuration = seconds(p.magneticMaxRejectionDurationMilliseconds)
+        warmUpDuration = seconds(p.warmUpDurationMilliseconds)
+        restGyroThresholdSquared = squaredQ48(p.restGyroThreshold)
+        restAccelThresholdSquared = squaredQ48(p.restAccelThreshold)
+        magneticNewFieldMinRateSquared = squaredQ48(p.magneticNewFieldMinRate)
+        biasClip = wide(p.biasClip.magnitude)
+        motionBiasStep = p.motionBiasTauMilliseconds > 0
+            ? ((Int64(1000) &<< 30) &+ Int64(p.motionBiasTauMilliseconds) / 2) / Int64(p.motionBiasTauMilliseconds) : 0
+        dipSineThreshold = Int64(FixedMath.sin(p.magneticDipThreshold).raw)
+        pi = Int64(Q29.pi.raw) &<< 11
+        headingAccuracyFloor = wide(p.headingAccuracyFloor)
+    }
+}

@@ -1,0 +1,60 @@
+/// First-order low-pass gain k = dt / (τ + dt) as Q2.30 (0 < k ≤ 1), from dt and τ in Q30
+/// seconds (Int64): one 64-bit division, rounded to nearest. Backward Euler, as the reference.
+@inlinable
+public func fixedLowPassGain(tau: Int64, dt: Int64) -> Int64 {
+    guard tau > 0 else { return 1 << 30 }
+    let denominator = tau &+ dt
+    return ((dt &<< 30) &+ denominator / 2) / denominator
+}
+
+/// True when `dt` differs from `reference` by more than 2 % of it (the reference's
+/// `FusionGains.dtTolerance`): |dt − ref| · 50 > ref. Always true for reference 0.
+@inlinable @inline(__always)
+func isStale(_ reference: Int64, for dt: Int64) -> Bool {
+    (dt &- reference).magnitude &* 50 > reference.magnitude
+}
+
+/// The per-sample gains for the current dt (Q2.30 as Int64), recomputed only when dt moves by
+/// more than 2 % (four divisions then): jittered timestamps cost nothing.
+public struct FixedFusionGains: Sendable, Equatable {
+    /// The dt these gains were made for (Q30 seconds); 0 = never.
+    public var dt: Int64 = 0
+    /// Each of the two acceleration low-pass stages (τ_acc/2).
+    public var accelStage: Int64 = 1 << 30
+    /// Each of the two rest-reference stages (τ_rest/2).
+    public var restStage: Int64 = 1 << 30
+    /// Rest bias: fraction of the gap to the low-passed rate closed per sample.
+    public var restBias: Int64 = 0
+    /// biasClip · dt (Q40 rad): the clip of one in-motion innovation.
+    public var biasClipTimesDt: Int64 = 0
+
+    @inlinable public init() {}
+
+    @inlinable
+    public init(coefficients c: FixedFusionCoefficients, dt: Int64) {
+        self.dt = dt
+        accelStage = fixedLowPassGain(tau: c.accelerometerTau / 2, dt: dt)
+        restStage = fixedLowPassGain(tau: c.restFilterTau / 2, dt: dt)
+        restBias = fixedLowPassGain(tau: c.restBiasTau, dt: dt)
+        // dt (Q30, < 1 s) as the factor: Q40 result.
+        biasClipTimesDt = wideProduct(dt, c.biasClip)
+    }
+}
+
+/// The gains that run at the magnetometer's rate (its dt is the time since its last sample).
+public struct FixedMagneticGains: Sendable, Equatable {
+    public var dt: Int64 = 0
+    public var heading: Int64 = 0
+    public var current: Int64 = 1 << 30
+    public var reference: Int64 = 0
+
+    @inlinable public init() {}
+
+    @inlinable
+    public init(coefficients c: FixedFusionCoefficients, dt: Int64) {
+        self.dt = dt
+        heading = fixedLowPassGain(tau: c.magnetometerTau, dt: dt)
+        current = fixedLowPassGain(tau: c.magneticCurrentTau, dt: dt)
+        reference = fixedLowPassGain(tau: c.magneticReferenceTau, dt: dt)
+    }
+}

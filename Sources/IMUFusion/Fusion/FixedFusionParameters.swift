@@ -1,0 +1,61 @@
+/// Tuning of the fixed-point filter, in integers: times in milliseconds, rates in rad/s and
+/// angles in rad as Q2.30, fractions as Q2.30. The defaults are the reference filter's
+/// (`IMUFusionReference.FusionParameters()`, the set measured on BROAD), written out here
+/// because the firmware module cannot depend on the Double reference; a test checks that the
+/// two stay equal. Independent of the sample rate: gains follow dt (`FixedFusionGains`).
+public struct FixedFusionParameters: Sendable, Equatable {
+    /// Low-pass of the acceleration in the almost-inertial frame (two stages of τ/2): 4 s.
+    public var accelerometerTauMilliseconds: Int32 = 4_000
+    /// Heading correction towards magnetic north: 20 s.
+    public var magnetometerTauMilliseconds: Int32 = 20_000
+
+    /// Rest detection: low-pass of the references (two stages of τ/2): 1 s.
+    public var restFilterTauMilliseconds: Int32 = 1_000
+    /// Rest detection: how long the samples must stay close to their references: 1.5 s.
+    public var restMinDurationMilliseconds: Int32 = 1_500
+    /// Rest detection: largest rate deviation, 2°/s = 0.0349066 rad/s (Q2.30).
+    public var restGyroThreshold = Q30(raw: 37_480_660)
+    /// Rest detection: largest acceleration deviation, 0.5 m/s² = 0.0509684 g (Q2.30).
+    public var restAccelThreshold = Q30(raw: 54_726_902)
+
+    public var restBiasEnabled = true
+    /// The bias follows the low-passed rate at rest with this time constant: 2 s.
+    public var restBiasTauMilliseconds: Int32 = 2_000
+    public var motionBiasEnabled = true
+    /// In-motion bias gradient step time constant: 5 s.
+    public var motionBiasTauMilliseconds: Int32 = 5_000
+    /// The bias never leaves ±2°/s = ±0.0349066 rad/s (Q2.30).
+    public var biasClip = Q30(raw: 37_480_660)
+
+    public var magneticRejectionEnabled = true
+    /// Low-pass of the current field norm and dip: 50 ms.
+    public var magneticCurrentTauMilliseconds: Int32 = 50
+    /// The reference norm and dip follow an undisturbed field with this time constant: 20 s.
+    public var magneticReferenceTauMilliseconds: Int32 = 20_000
+    /// Disturbed when the norm differs from the reference by more than 10 % (Q2.30).
+    public var magneticNormThreshold = Q30(raw: 107_374_182)
+    /// Disturbed when the dip differs by more than 10° = 0.174533 rad (Q3.29).
+    public var magneticDipThreshold = Q29(raw: 93_701_651)
+    /// A new steady field replaces the reference after 20 s in motion.
+    public var magneticNewFieldDurationMilliseconds: Int32 = 20_000
+    /// The first reference is accepted after 5 s.
+    public var magneticFirstFieldDurationMilliseconds: Int32 = 5_000
+    /// A candidate only gains time while the device turns at ≥ 20°/s = 0.349066 rad/s (Q2.30).
+    public var magneticNewFieldMinRate = Q30(raw: 374_806_603)
+    /// Undisturbed this long before corrections resume: 0.5 s.
+    public var magneticMinUndisturbedDurationMilliseconds: Int32 = 500
+    /// Longest rejection: 60 s.
+    public var magneticMaxRejectionDurationMilliseconds: Int32 = 60_000
+    /// Gain divisor after the rejection timed out, and how much faster the budget refills: 2.
+    /// An integer (the reference's 2.0), so that k / factor is an integer division.
+    public var magneticRejectionFactor: Int32 = 2
+
+    /// The estimate is valid after 1 s.
+    public var warmUpDurationMilliseconds: Int32 = 1_000
+    /// Heading uncertainty growth without correction: 0.2°/s = 0.00349066 rad/s (Q2.30).
+    public var headingDriftRate = Q30(raw: 3_748_066)
+    /// Heading uncertainty floor with undisturbed corrections: 2° = 0.0349066 rad (Q2.30).
+    public var headingAccuracyFloor = Q30(raw: 37_480_660)
+
+    @inlinable public init() {}
+}

@@ -1,0 +1,50 @@
+/// Everything the fixed-point filter remembers: a plain struct of integers, fixed size, no
+/// references. Snapshot and restore are copies; `FixedFusionState(coefficients:)` is the reset
+/// state. The same variables as the reference's `FusionState` (see Docs/fusion-reference.md),
+/// in these formats: quaternions Q2.30; low-passes, bias, magnetic references and the heading
+/// accuracy Int64 Q40; times Int64 Q30 seconds; gains Q2.30 in Int64.
+///
+/// Frames: device → (gyro integration) → almost-inertial I → (inclination) → 6D earth E6
+/// (z up, arbitrary heading) → (heading) → ENU.
+public struct FixedFusionState: Sendable, Equatable {
+    public var gains = FixedFusionGains()
+    public var magneticGains = FixedMagneticGains()
+    /// Time since reset (Q30 s, saturating at 1024 s).
+    public var elapsed: Int64 = 0
+    /// Time since the last magnetometer sample (Q30 s, saturating).
+    public var magneticDt: Int64 = 0
+
+    /// Strapdown integration of the bias-free rate: device → I.
+    public var gyroAttitude = FixedQuaternion.identity
+    /// Inclination correction: I → E6.
+    public var inclination = FixedQuaternion.identity
+    /// Specific force in I (Q40 g), low-passed with τ_acc.
+    public var accelLowPass = FixedCascadedLowPass()
+    /// Gyro bias estimate (Q40 rad/s, device frame).
+    public var bias = WideVector3.zero
+    public var biasEstimator = FixedGyroBiasEstimator()
+    public var rest = FixedRestDetector()
+    public var heading: FixedHeadingCorrection
+
+    /// The last inputs, for the outputs (Q16.16 rad/s; g, Core Motion sign).
+    public var lastGyro = FixedVector3<Q16>.zero
+    public var lastAccel = FixedVector3<Q16>.zero
+
+    @inlinable
+    public init(coefficients: FixedFusionCoefficients) {
+        heading = FixedHeadingCorrection(coefficients: coefficients)
+    }
+
+    /// Back to the start: the same as a new state.
+    @inlinable
+    public mutating func reset(coefficients: FixedFusionCoefficients) {
+        self = FixedFusionState(coefficients: coefficients)
+    }
+
+    /// Device → E6 (arbitrary heading).
+    @inlinable
+    public var attitude6D: FixedQuaternion { inclination * gyroAttitude }
+    /// Device → ENU once a magnetometer sample came, otherwise the same as `attitude6D`.
+    @inlinable
+    public var attitude: FixedQuaternion { heading.heading * attitude6D }
+}

@@ -1,0 +1,54 @@
+/// Gyroscope bias (the reference's `GyroBiasEstimator`; the derivation is there): at rest the
+/// bias follows the low-passed rate; in motion it takes a gradient step on the inclination
+/// corrections, b += (1/τ)·LP[R]ᵀ·innovation, with the rows of R low-passed like the
+/// acceleration. The bias is Q40 rad/s: an in-motion step is ~10⁻¹¹ rad/s per sample.
+public struct FixedGyroBiasEstimator: Sendable, Equatable {
+    /// LP of rows 0 and 1 of R(q6) (Q40, entries in [−1, 1]).
+    public var eastLowPass = FixedCascadedLowPass()
+    public var northLowPass = FixedCascadedLowPass()
+    /// LP of (R·b)_x, (R·b)_y (Q40 rad/s; z unused, stays 0).
+    public var rotatedBiasLowPass = FixedCascadedLowPass()
+
+    @inlinable public init() {}
+
+    /// `rows`: R(q6), device → E6. `correction`: φ (Q2.30 rad). `bias`: Q40 rad/s.
+    @inlinable @inline(__always)
+    mutating func update(
+        bias: inout WideVector3, rest: FixedRestDetector, correction: (x: Int64, y: Int64), rows r: FixedMatrix3,
+        dt: Int64, gains: FixedFusionGains, warmUpGain: Int64, coefficients c: FixedFusionCoefficients
+    ) {
+        let p = c.parameters
+        if p.motionBiasEnabled {
+            let k = gains.accelStage
+            let ex = (Int64(r.row0.x.raw), Int64(r.row0.y.raw), Int64(r.row0.z.raw))
+            let ey = (Int64(r.row1.x.raw), Int64(r.row1.y.raw), Int64(r.row1.z.raw))
+            let exLp = eastLowPass.update(WideVector3(r.row0), gain: k, warmUpGain: warmUpGain)
+            let eyLp = northLowPass.update(WideVector3(r.row1), gain: k, warmUpGain: warmUpGain)
+            @inline(__always) func dot(_ e: (Int64, Int64, Int64), _ b: WideVector3) -> Int64 {
+                wideProduct(e.0, b.x) &+ wideProduct(e.1, b.y) &+ wideProduct(e.2, b.z)
+            }
+            let rbLp = rotatedBiasLowPass.update(
+                WideVector3(x: dot(ex, bias), y: dot(ey, bias), z: 0), gain: k, warmUpGain: warmUpGain)
+            if !rest.isAtRest && warmUpGain == 0 {
+                let exFactors = exLp.q30Factors, eyFactors = eyLp.q30Factors
+                let exLpFactors = (exFactors.x, exFactors.y, exFactors.z)
+                let eyLpFactors = (eyFactors.x, eyFactors.y, eyFactors.z)
+                // Innovations (Q40 rad): −φ + dt·(LP[R·b] − LP[R]·b), clipped at biasClip·dt.
+                let clip = gains.biasClipTimesDt
+                let ix = clamped(-(correction.x &<< 10) &+ wideProduct(dt, rbLp.x &- dot(exLpFactors, bias)), clip)
+                let iy = clamped(-(correction.y &<< 10) &+ wideProduct(dt, rbLp.y &- dot(eyLpFactors, bias)), clip)
+                // Step (1/τ)·i along LP[R]'s rows (Q40 rad/s).
+                let sx = wideProduct(c.motionBiasStep, ix)
+                let sy = wideProduct(c.motionBiasStep, iy)
+                bias = WideVector3(
+                    x: bias.x &+ wideProduct(exLpFactors.0, sx) &+ wideProduct(eyLpFactors.0, sy),
+                    y: bias.y &+ wideProduct(exLpFactors.1, sx) &+ wideProduct(eyLpFactors.1, sy),
+                    z: bias.z &+ wideProduct(exLpFactors.2, sx) &+ wideProduct(eyLpFactors.2, sy))
+            }
+        }
+        if rest.isAtRest && p.restBiasEnabled {
+            bias = bias + (rest.gyroReference.stage2 - bias).scaled(by: gains.restBias)
+        }
+        bias = WideVector3(x: clamped(bias.x, c.biasClip), y: clamped(bias.y, c.biasClip), z: clamped(bias.z, c.biasClip))
+    }
+}

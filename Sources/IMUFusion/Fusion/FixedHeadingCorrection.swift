@@ -1,0 +1,111 @@
+/// Heading correction (the reference's `HeadingCorrection`): a rotation about the vertical,
+/// (w, 0, 0, z), turns the 6D earth frame so that the horizontal field points north (+y).
+/// The error angle is taken as 2·tan(θ/2) = 2m_x / (|m_h| + m_y): one division per
+/// magnetometer sample, no atan2. Two square roots (|m_h|, |m|) and one 1/|m| per sample.
+public struct FixedHeadingCorrection: Sendable, Equatable {
+    public var heading = FixedQuaternion.identity
+    public var isInitialised = false
+    /// Time since the first magnetometer sample (Q30 s, saturating).
+    public var elapsed: Int64 = 0
+    /// Rejection spent (Q30 s); starts at the maximum (see the reference).
+    public var rejectionDuration: Int64
+    /// Heading uncertainty (Q40 rad), π = unknown.
+    public var accuracy: Int64
+    public var disturbance = FixedMagneticDisturbanceDetector()
+    /// The last heading error (Q3.29 rad), for diagnostics.
+    public var lastError = Q29.zero
+
+    @inlinable
+    public init(coefficients c: FixedFusionCoefficients) {
+        rejectionDuration = c.magneticMaxRejectionDuration
+        accuracy = c.pi
+    }
+
+    /// `m`: the magnetometer sample in ENU with the current heading (q_h ⊗ q6), Q16.16 µT
+    /// (|components| ≤ 2^12 µT, so the squares below fit).
+    @inlinable @inline(__always)
+    mutating func update(
+        magEarth m: FixedVector3<Q16>, dt: Int64, gains g: FixedMagneticGains, turning: Bool,
+        coefficients c: FixedFusionCoefficients
+    ) {
+        let p = c.parameters
+        elapsed = advanced(elapsed, by: dt)
+        let (mx, my, mz) = (Int64(m.x.raw), Int64(m.y.raw), Int64(m.z.raw))
+        let horizontalSquared = mx &* mx &+ my &* my  // Q32
+        let normSquared = horizontalSquared &+ mz &* mz
+        guard normSquared > 0 else { return }
+        let horizontal = Int64(FixedMath.squareRootRaw(
+            ofSignificand: UInt64(horizontalSquared), fractionBits: 32, resultFractionBits: 16))  // Q16
+        let norm = FixedMath.squareRootRaw(ofSignificand: UInt64(normSquared), fractionBits: 32, resultFractionBits: 16)  // Q16
+
+        if p.magneticRejectionEnabled {
+            // 1/|m| = mantissa · 2^e / 2^32; v (Q16) · m (Q31) · 2^e → Q30 is a shift of 17 − e
+            // (≥ 1: |m| ≥ 2^-16 µT).
+            let parts = FixedMath.reciprocalSquareRootParts(ofSignificand: UInt64(normSquared), fractionBits: 32)
+            let mantissa = roundingShiftRight(parts.mantissa, by: 1)
+            let shift = Swift.min(17 &- parts.exponent, 62)
+            let sinDip = roundingShiftRight(-mz &* mantissa, by: shift)
+            let cosDip = roundingShiftRight(horizontal &* mantissa, by: shift)
+            // Fast start of the current-field low-pass: max(k, dt / elapsed) — dt/elapsed can only
+            // win while elapsed < τ + dt, so the division runs during the first ~τ_current only.
+            var currentGain = g.current
+            if elapsed < c.magneticCurrentTau &+ 2 &* dt {
+                currentGain = Swift.max(currentGain, ((dt &<< 30) &+ elapsed / 2) / elapsed)
+            }
+            disturbance.update(
+                norm: Int64(norm) &<< 24, sinDip: sinDip, cosDip: cosDip, dt: dt, currentGain: currentGain,
+                referenceGain: g.reference, turning: turning, coefficients: c)
+        }
+
+        var k = g.heading
+        var corrects = true
+        if p.magneticRejectionEnabled {
+            if disturbance.isDisturbed {
+                if rejectionDuration <= c.magneticMaxRejectionDuration {
+                    rejectionDuration = advanced(rejectionDuration, by: dt)
+                    k = 0
+                    corrects = false
+                } else {
+                    k /= Int64(Swift.max(p.magneticRejectionFactor, 1))
+                }
+            } else {
+                rejectionDuration = Swift.max(rejectionDuration &- Int64(p.magneticRejectionFactor) &* dt, 0)
+            }
+        }
+        // Fast start: at least dt / (time since the first sample) during the first τ_mag.
+        if elapsed < c.magnetometerTau { k = Swift.max(k, ((dt &<< 30) &+ elapsed / 2) / elapsed) }
+
+        let d = horizontal &+ my  // Q16, 0 … 2|m_h|
+        if !isInitialised || k >= 1 << 30 {
+            // Exact: turn the horizontal field onto north with the half-way quaternion (d, 0, 0, m_x).
+            guard horizontal > 0 else { return }
+            let turn: FixedQuaternion
+            if d > 0, let unit = FixedVector3<Q16>(
+                x: Q16(raw: saturatedInt32(d)), y: .zero, z: Q16(raw: saturatedInt32(mx))).direction
+            {
+                turn = FixedQuaternion(w: unit.x, x: .zero, y: .zero, z: unit.z)
+            } else {
+                turn = FixedQuaternion(w: .zero, x: .zero, y: .zero, z: .one)
+            }
+            heading = (turn * heading).normalized()
+            isInitialised = true
+            accuracy = c.headingAccuracyFloor
+            lastError = .zero
+            return
+        }
+        // e = 2·m_x / d (Q3.29), clipped at ±π; d ≤ 10⁻³·|m_h| (field pointing south) → ±π.
+        let pi = Int64(Q29.pi.raw)
+        let error: Int64 = d &* 1000 > horizontal
+            ? clamped(((mx &<< 30) + (mx < 0 ? -(d / 2) : d / 2)) / d, pi)
+            : (mx < 0 ? -pi : pi)
+        lastError = Q29(raw: Int32(truncatingIfNeeded: error))
+        guard k > 0 else { return }
+        // k·e/2 as Q2.30 has the raw integer of k·e as Q3.29: Q30 · Q29 → Q29 is a shift of 30.
+        let half = roundingShiftRight(k &* error, by: 30)
+        heading = (FixedQuaternion(w: .one, x: .zero, y: .zero, z: Q30(raw: saturatedInt32(half))) * heading)
+            .renormalized()
+        if corrects && !disturbance.isDisturbed || !p.magneticRejectionEnabled {
+            accuracy &+= wideProduct(k, c.headingAccuracyFloor &- accuracy)
+        }
+    }
+}

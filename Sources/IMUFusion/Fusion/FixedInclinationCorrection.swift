@@ -1,0 +1,56 @@
+/// Accelerometer correction (the reference's `InclinationCorrection`). The specific force is
+/// rotated into the almost-inertial frame and low-passed there (Q40 g); the inclination
+/// quaternion then turns that vector a onto the vertical: during the warm-up exactly, with
+/// the half-way quaternion normalised; afterwards with (1, φ/2) and a Newton renormalisation.
+/// One 1/|a| per sample (the rsqrt kernel), no division.
+public enum FixedInclinationCorrection {
+    /// Returns the correction φ as a small rotation vector (x, y) in the earth frame, Q2.30 rad
+    /// (as Int64), which drives the in-motion bias estimate.
+    @inlinable @inline(__always)
+    static func update(
+        inclination: inout FixedQuaternion, lowPass: inout FixedCascadedLowPass,
+        inertialForce: WideVector3, gains: FixedFusionGains, warmUpGain: Int64
+    ) -> (x: Int64, y: Int64) {
+        let filtered = lowPass.update(inertialForce, gain: gains.accelStage, warmUpGain: warmUpGain)
+        // a = R(q_a)·filtered: the filtered force as Q27 (|·| ≤ 32 g → 2^32) times Q30 entries,
+        // three halved products (≤ 1.5 · 2^62), back to Q27.
+        let f = (roundingShiftRight(filtered.x, by: 13), roundingShiftRight(filtered.y, by: 13),
+                 roundingShiftRight(filtered.z, by: 13))
+        let r = inclination.rotationMatrix
+        @inline(__always) func row(_ e: FixedVector3<Q30>) -> Int64 {
+            let sum = (Int64(e.x.raw) &* f.0) &>> 1 &+ (Int64(e.y.raw) &* f.1) &>> 1 &+ (Int64(e.z.raw) &* f.2) &>> 1
+            return roundingShiftRight(sum, by: 32)  // Q57 halved is Q56; to Q24 (6 × 10⁻⁸ g)
+        }
+        let (ax, ay, az) = (row(r.row0), row(r.row1), row(r.row2))
+        // |a|² in Q48 (≤ 3 · 2^58 for |a| ≤ 55 g); nearly zero → no direction, no correction.
+        let squaredNorm = ax &* ax &+ ay &* ay &+ az &* az
+        guard squaredNorm >= 1 << 8 else { return (0, 0) }
+        // 1/|a| = mantissa · 2^exponent / 2^32; the mantissa as Q31 keeps a·m below 2^62.
+        let parts = FixedMath.reciprocalSquareRootParts(ofSignificand: UInt64(squaredNorm), fractionBits: 48)
+        let mantissa = roundingShiftRight(parts.mantissa, by: 1)
+        // a (Q24) · m (Q31) · 2^e → Q30: shift by 25 − e (≥ 5: |a| ≥ 2^-20 g here).
+        let shift = Swift.min(25 &- parts.exponent, 62)
+        @inline(__always) func unit(_ v: Int64) -> Int64 { roundingShiftRight(v &* mantissa, by: shift) }
+        let (ux, uy, uz) = (unit(ax), unit(ay), unit(az))
+        // The correction as a rotation vector in E6 (rad, Q2.30): turns a onto +z.
+        let phi = (x: uy, y: -ux)
+        if warmUpGain > 0 {
+            // Start: any angle; the exact half-way quaternion (1 + u_z, u_y, −u_x, 0), halved so
+            // that 1 + u_z ≤ 2 fits Q2.30. Upside down (1 + u_z ≈ 0): a half turn about x.
+            let w = roundingShiftRight((1 << 30) &+ uz, by: 1)
+            let correction = w > 0
+                ? FixedQuaternion(
+                    w: Q30(raw: saturatedInt32(w)), x: Q30(raw: saturatedInt32(roundingShiftRight(uy, by: 1))),
+                    y: Q30(raw: saturatedInt32(roundingShiftRight(-ux, by: 1))), z: .zero)
+                : FixedQuaternion(w: .zero, x: .one, y: .zero, z: .zero)
+            inclination = (correction * inclination).normalized()
+        } else {
+            // Afterwards each correction is tiny: (1, φ/2) is the same rotation to third order.
+            let correction = FixedQuaternion(
+                w: .one, x: Q30(raw: saturatedInt32(roundingShiftRight(phi.x, by: 1))),
+                y: Q30(raw: saturatedInt32(roundingShiftRight(phi.y, by: 1))), z: .zero)
+            inclination = (correction * inclination).renormalized()
+        }
+        return phi
+    }
+}

@@ -1,0 +1,23 @@
+/// Second-order low-pass on a Q40 vector as two cascaded first-order stages with the same gain
+/// (the reference's `CascadedLowPass`). Its start: while the warm-up gain (dt / time since
+/// reset, Q2.30) exceeds the stage gain, both stages hold the running mean of the input, so
+/// the output is unbiased from the first sample on.
+public struct FixedCascadedLowPass: Sendable, Equatable {
+    public var stage1 = WideVector3.zero
+    public var stage2 = WideVector3.zero
+
+    @inlinable public init() {}
+
+    /// `gain`, `warmUpGain`: Q2.30 in [0, 1]. Returns the output (stage 2).
+    @inlinable @inline(__always)
+    public mutating func update(_ x: WideVector3, gain: Int64, warmUpGain: Int64) -> WideVector3 {
+        if warmUpGain > gain {
+            stage1 = stage1 + (x - stage1).scaled(by: warmUpGain)
+            stage2 = stage1
+        } else {
+            stage1 = stage1 + (x - stage1).scaled(by: gain)
+            stage2 = stage2 + (stage1 - stage2).scaled(by: gain)
+        }
+        return stage2
+    }
+}

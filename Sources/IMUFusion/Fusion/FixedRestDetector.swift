@@ -1,0 +1,44 @@
+/// Rest: rotation rate and acceleration have both stayed close to their own low-passed
+/// references for `restMinDuration` (the reference's `RestDetector`). Squared deviations
+/// (Q48) against squared thresholds: no square root. The low-passed rate (Q40, rad/s) is
+/// also the rest bias measurement.
+public struct FixedRestDetector: Sendable, Equatable {
+    /// Low-passed raw rate (Q40 rad/s, bias included).
+    public var gyroReference = FixedCascadedLowPass()
+    /// Low-passed specific force (Q40 g).
+    public var accelReference = FixedCascadedLowPass()
+    /// Time close to the references (Q30 s, saturating at `fixedDurationLimit`).
+    public var duration: Int64 = 0
+    public var isAtRest = false
+
+    @inlinable public init() {}
+
+    @inlinable @inline(__always)
+    mutating func update(
+        gyro: WideVector3, specificForce: WideVector3, dt: Int64, gains: FixedFusionGains, warmUpGain: Int64,
+        coefficients c: FixedFusionCoefficients
+    ) {
+        let gyroLp = gyroReference.update(gyro, gain: gains.restStage, warmUpGain: warmUpGain)
+        let accelLp = accelReference.update(specificForce, gain: gains.restStage, warmUpGain: warmUpGain)
+        // A large but steady rate is rotation, not a bias: the reference must stay inside the clip.
+        let still = (gyro - gyroLp).squaredLengthQ48 < c.restGyroThresholdSquared
+            && (specificForce - accelLp).squaredLengthQ48 < c.restAccelThresholdSquared
+            && gyroLp.x.magnitude < c.biasClip.magnitude && gyroLp.y.magnitude < c.biasClip.magnitude
+            && gyroLp.z.magnitude < c.biasClip.magnitude
+        if still {
+            duration = advanced(duration, by: dt)
+            if duration >= c.restMinDuration { isAtRest = true }
+        } else {
+            duration = 0
+            isAtRest = false
+        }
+    }
+}
+
+/// Durations saturate here (2^40 Q30 s = 1024 s, longer than every time constant and
+/// threshold), so a filter running for months never overflows and behaves the same.
+@usableFromInline let fixedDurationLimit: Int64 = 1 << 40
+
+/// `duration + dt`, saturating at `fixedDurationLimit`.
+@inlinable @inline(__always)
+func advanced(_ duration: Int64, by dt: Int64) -> Int64 { Swift.min(duration &+ dt, fixedDurationLimit) }

@@ -1,0 +1,125 @@
+// Wide fixed point for the filter's slow states. A low-pass with gain k ≈ 5 × 10⁻⁴ (τ = 2 s
+// at 1 kHz) moves its state by k·(x − s) per sample; in Q2.30 everything closer than
+// ½ LSB / k ≈ 10⁻⁶ to the input would stop moving, and the gyro bias moves by ~10⁻¹¹ rad/s
+// per sample in motion. So the states that integrate small increments (every low-pass, the
+// bias, the magnetic references, the heading accuracy) are Int64 with 40 fraction bits
+// ("Q40": resolution 9 × 10⁻¹³, range ±8 × 10⁶), and times are Int64 Q30 seconds.
+//
+// Products of a Q2.30 gain and a Q40 value would need 2^30 · 2^52 bits at the extremes, so
+// `wideProduct` splits the value into its high and low 32-bit halves: two 64-bit multiplies,
+// exact (the same integer as a 128-bit product rounded half up), identical on every target.
+
+/// Fraction bits of the wide (Int64) states.
+@usableFromInline let wideFractionBits = 40
+
+/// `gain · value / 2^30`, rounded half up: a Q2.30 factor (|gain| ≤ 2^31) times a wide value
+/// (|value| ≤ 2^60), in the value's format. Exact: (g·h·2^32 + g·l + 2^29) >> 30 with
+/// value = h·2^32 + l, 0 ≤ l < 2^32, and g·h·2^32 divisible by 2^30.
+/// On the host the same integer comes from one 64 × 64 → 128-bit multiply (one instruction
+/// on x86-64 and arm64); the firmware (armv6m, no 64-bit multiplier) uses the split form.
+@inlinable @inline(__always)
+public func wideProduct(_ gain: Int64, _ value: Int64) -> Int64 {
+    #if hasFeature(Embedded)
+    let high = value &>> 32
+    let low = value & 0xFFFF_FFFF
+    return (gain &* high) &<< 2 &+ ((gain &* low &+ (1 << 29)) &>> 30)
+    #else
+    // (g·v + 2^29) >> 30 on the 128-bit product: add to the low word with carry, then take
+    // bits 30 … 93.
+    let (high, low) = gain.multipliedFullWidth(by: value)
+    let (sum, carry) = low.addingReportingOverflow(1 << 29)
+    let top = high &+ (carry ? 1 : 0)
+    return (top &<< 34) | Int64(bitPattern: sum &>> 30)
+    #endif
+}
+
+/// A Q16.16 value (rad/s, g, µT) as Q40.
+@inlinable @inline(__always)
+func wide(_ value: Q16) -> Int64 { Int64(value.raw) &<< 24 }
+
+/// A Q2.30 value as Q40.
+@inlinable @inline(__always)
+func wide(_ value: Q30) -> Int64 { Int64(value.raw) &<< 10 }
+
+/// A wide value clamped to ±limit.
+@inlinable @inline(__always)
+func clamped(_ value: Int64, _ limit: Int64) -> Int64 { Swift.min(Swift.max(value, -limit), limit) }
+
+/// A 3-vector of Q40 values (Int64).
+public struct WideVector3: Sendable, Equatable {
+    public var x: Int64
+    public var y: Int64
+    public var z: Int64
+
+    @inlinable @inline(__always)
+    public init(x: Int64, y: Int64, z: Int64) {
+        self.x = x
+        self.y = y
+        self.z = z
+    }
+
+    @inlinable public static var zero: WideVector3 { WideVector3(x: 0, y: 0, z: 0) }
+
+    /// A Q16.16 sample as Q40 (exact).
+    @inlinable @inline(__always)
+    public init(_ v: FixedVector3<Q16>) { self.init(x: wide(v.x), y: wide(v.y), z: wide(v.z)) }
+
+    /// A Q2.30 vector as Q40 (exact).
+    @inlinable @inline(__always)
+    public init(_ v: FixedVector3<Q30>) { self.init(x: wide(v.x), y: wide(v.y), z: wide(v.z)) }
+
+    /// Wrapping sum; the states are far inside the range (|·| ≤ 2^52).
+    @inlinable @inline(__always)
+    public static func + (a: WideVector3, b: WideVector3) -> WideVector3 {
+        WideVector3(x: a.x &+ b.x, y: a.y &+ b.y, z: a.z &+ b.z)
+    }
+
+    @inlinable @inline(__always)
+    public static func - (a: WideVector3, b: WideVector3) -> WideVector3 {
+        WideVector3(x: a.x &- b.x, y: a.y &- b.y, z: a.z &- b.z)
+    }
+
+    /// Each component times a Q2.30 gain (see `wideProduct`).
+    @inlinable @inline(__always)
+    public func scaled(by gain: Int64) -> WideVector3 {
+        WideVector3(x: wideProduct(gain, x), y: wideProduct(gain, y), z: wideProduct(gain, z))
+    }
+
+    /// The components rounded to Q2.30 (as Int64: a unit-range factor for `wideProduct`).
+    @inlinable @inline(__always)
+    public var q30Factors: (x: Int64, y: Int64, z: Int64) {
+        (roundingShiftRight(x, by: 10), roundingShiftRight(y, by: 10), roundingShiftRight(z, by: 10))
+    }
+
+    /// The vector rounded to Q16.16, saturating (for outputs).
+    @inlinable @inline(__always)
+    public var q16: FixedVector3<Q16> {
+        @inline(__always) func c(_ v: Int64) -> Q16 { Q16(raw: saturatedInt32(roundingShiftRight(v, by: 24))) }
+        return FixedVector3(x: c(x), y: c(y), z: c(z))
+    }
+
+    /// Squared length of the vector rounded to Q24 (as Q48); for comparisons with squared
+    /// thresholds (all far below 64). Components are first clamped to ±64 (2^30 in Q24), so
+    /// the sum (≤ 3 · 2^60) fits even for a difference of two full-scale samples.
+    @inlinable @inline(__always)
+    public var squaredLengthQ48: Int64 {
+        @inline(__always) func q24(_ v: Int64) -> Int64 { clamped(roundingShiftRight(v, by: 16), 1 << 30) }
+        let (a, b, c) = (q24(x), q24(y), q24(z))
+        return a &* a &+ b &* b &+ c &* c
+    }
+}
+
+extension FixedMatrix3 {
+    /// M · v for a Q16.16 sample, with the result kept at Q40 (no rounding to Q16: the
+    /// low-pass after it averages far below the input's LSB). |v| ≤ 2^20 keeps products < 2^50.
+    @inlinable @inline(__always)
+    public func timesWide(_ v: FixedVector3<Q16>) -> WideVector3 {
+        @inline(__always) func row(_ r: FixedVector3<Q30>) -> Int64 {
+            // Q30 · Q16 = Q46; to Q40 is a shift of 6.
+            let sum = Int64(r.x.raw) &* Int64(v.x.raw) &+ Int64(r.y.raw) &* Int64(v.y.raw)
+                &+ Int64(r.z.raw) &* Int64(v.z.raw)
+            return roundingShiftRight(sum, by: 6)
+        }
+        return WideVector3(x: row(row0), y: row(row1), z: row(row2))
+    }
+}

@@ -1,0 +1,41 @@
+import IMUDrivers
+import IMUFusion
+import IMUGeometry
+
+/// The fixed-point core (`IMUFusion`) as a `FusionFilter`: samples are rounded to Q16.16 and
+/// dt to Q2.30 on the way in, the outputs converted back to Double on the way out.
+public struct FixedFusionFilter: FusionFilter {
+    public let coefficients: FixedFusionCoefficients
+    public private(set) var state: FixedFusionState
+    /// Without the magnetometer (6D) the heading is arbitrary and drifts.
+    public let usesMagnetometer: Bool
+
+    public init(parameters: FixedFusionParameters = FixedFusionParameters(), usesMagnetometer: Bool = true) {
+        coefficients = FixedFusionCoefficients(parameters: parameters)
+        self.usesMagnetometer = usesMagnetometer
+        state = FixedFusionState(coefficients: coefficients)
+    }
+
+    public mutating func update(_ sample: MotionSample, dt: Double) -> FusionEstimate? {
+        func q16(_ v: Vector3) -> FixedVector3<Q16> { FixedVector3(x: Q16(v.x), y: Q16(v.y), z: Q16(v.z)) }
+        fixedFusionUpdate(
+            state: &state, coefficients: coefficients, gyro: q16(sample.rotationRate), accel: q16(sample.acceleration),
+            mag: usesMagnetometer ? sample.magneticField.map(q16) : nil, dt: Q30(dt))
+        let output = state.output(coefficients: coefficients)
+        guard output.isValid else { return nil }
+        func double(_ v: FixedVector3<Q16>) -> Vector3 { Vector3(v.x.doubleValue, v.y.doubleValue, v.z.doubleValue) }
+        let q = output.attitude
+        let magnetic = usesMagnetometer && sample.magneticField != nil
+        return FusionEstimate(
+            attitude: Quaternion(w: q.w.doubleValue, x: q.x.doubleValue, y: q.y.doubleValue, z: q.z.doubleValue),
+            gravity: Vector3(output.gravity.x.doubleValue, output.gravity.y.doubleValue, output.gravity.z.doubleValue),
+            userAcceleration: double(output.userAcceleration), rotationRate: double(output.rotationRate),
+            gyroBias: double(output.gyroBias), isResting: output.isAtRest,
+            magneticDisturbance: output.isMagneticallyDisturbed, headingIsMagnetic: magnetic,
+            headingAccuracyDegrees: magnetic ? output.headingAccuracy.doubleValue * 180 / .pi : nil)
+    }
+
+    public mutating func reset() {
+        state.reset(coefficients: coefficients)
+    }
+}

@@ -1,0 +1,37 @@
+import IMUFusion
+import IMUFusionReference
+
+extension FixedFusionParameters {
+    /// The reference filter's parameters (seconds, radians, Double) in the fixed-point core's
+    /// integers: times rounded to milliseconds, rates, angles and fractions to Q2.30 / Q3.29.
+    /// Host only (the firmware uses the integer defaults or sets the integers directly).
+    public init(_ p: FusionParameters) {
+        self.init()
+        func milliseconds(_ seconds: Double) -> Int32 { Int32(clamping: Int64((seconds * 1000).rounded())) }
+        accelerometerTauMilliseconds = milliseconds(p.accelerometerTau)
+        magnetometerTauMilliseconds = milliseconds(p.magnetometerTau)
+        restFilterTauMilliseconds = milliseconds(p.restFilterTau)
+        restMinDurationMilliseconds = milliseconds(p.restMinDuration)
+        restGyroThreshold = Q30(p.restGyroThreshold)
+        restAccelThreshold = Q30(p.restAccelThreshold)
+        restBiasEnabled = p.restBiasEnabled
+        restBiasTauMilliseconds = milliseconds(p.restBiasTau)
+        motionBiasEnabled = p.motionBiasEnabled
+        motionBiasTauMilliseconds = milliseconds(p.motionBiasTau)
+        biasClip = Q30(p.biasClip)
+        magneticRejectionEnabled = p.magneticRejectionEnabled
+        magneticCurrentTauMilliseconds = milliseconds(p.magneticCurrentTau)
+        magneticReferenceTauMilliseconds = milliseconds(p.magneticReferenceTau)
+        magneticNormThreshold = Q30(p.magneticNormThreshold)
+        magneticDipThreshold = Q29(p.magneticDipThreshold)
+        magneticNewFieldDurationMilliseconds = milliseconds(p.magneticNewFieldDuration)
+        magneticFirstFieldDurationMilliseconds = milliseconds(p.magneticFirstFieldDuration)
+        magneticNewFieldMinRate = Q30(p.magneticNewFieldMinRate)
+        magneticMinUndisturbedDurationMilliseconds = milliseconds(p.magneticMinUndisturbedDuration)
+        magneticMaxRejectionDurationMilliseconds = milliseconds(p.magneticMaxRejectionDuration)
+        magneticRejectionFactor = Int32(clamping: Int64(p.magneticRejectionFactor.rounded()))
+        warmUpDurationMilliseconds = milliseconds(p.warmUpDuration)
+        headingDriftRate = Q30(p.headingDriftRate)
+        headingAccuracyFloor = Q30(p.headingAccuracyFloor)
+    }
+}
