@@ -144,4 +144,14 @@ if Context.environment["IMU_BENCHMARKS"] != nil {
             path: "Benchmarks/DecodeBenchmark",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ))
+    package.targets.append(
+        .executableTarget(
+            name: "FusionBenchmark",
+            dependencies: [
+                "IMUFusion", "IMUFusionReference", "IMUGeometry", "IMUTwin",
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/FusionBenchmark",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ))
 }

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Runs the decode benchmarks (Benchmarks/DecodeBenchmark, package-benchmark, release build) and
-# prints samples/s per benchmark and the driver+twin / twin-only ratios (README, "Performance").
+# Runs the benchmarks (package-benchmark, release build): the decode path (Benchmarks/DecodeBenchmark:
+# samples/s, driver+twin against twin only) and the fusion update (Benchmarks/FusionBenchmark:
+# fixed-point 9D and 6D against the Double reference). README, "Performance".
 #
 # IMU_BENCHMARKS=1 is what adds the benchmark dependency and target to Package.swift; without it
 # `swift build` and `swift test` never resolve package-benchmark. The separate scratch path keeps
@@ -30,3 +31,7 @@ report=.build-bench/decode-benchmark.md
 swift package --scratch-path .build-bench benchmark --target DecodeBenchmark \
     --no-progress --format markdown --path stdout "$@" | tee "$report"
 python3 Scripts/bench-summary.py < "$report"
+
+fusion=.build-bench/fusion-benchmark.md
+swift package --scratch-path .build-bench benchmark --target FusionBenchmark \
+    --no-progress --format markdown --path stdout "$@" | tee "$fusion"
