@@ -20,34 +20,21 @@ let benchmarks: @Sendable () -> Void = {
 
     let input = FusionInput(samples: 1000)
 
-    Benchmark("fusion 9D: fixed point") { benchmark in
-        let coefficients = FixedFusionCoefficients()
-        var state = FixedFusionState(coefficients: coefficients)
-        benchmark.startMeasurement()
-        for _ in benchmark.scaledIterations {
-            for i in input.fixedGyro.indices {
-                fixedFusionUpdate(
-                    state: &state, coefficients: coefficients, gyro: input.fixedGyro[i], accel: input.fixedAccel[i],
-                    mag: input.fixedMag[i], dt: input.fixedDt)
+    for (name, magnetometer) in [("fusion 9D: fixed point", true), ("fusion 6D: fixed point", false)] {
+        Benchmark(name) { benchmark in
+            let coefficients = FixedFusionCoefficients()
+            var state = FixedFusionState(coefficients: coefficients)
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations {
+                for i in input.fixedGyro.indices {
+                    fixedFusionUpdate(
+                        state: &state, coefficients: coefficients, gyro: input.fixedGyro[i], accel: input.fixedAccel[i],
+                        mag: magnetometer ? input.fixedMag[i] : nil, dt: input.fixedDt)
+                }
             }
+            benchmark.stopMeasurement()
+            blackHole(state)
         }
-        benchmark.stopMeasurement()
-        blackHole(state)
-    }
-
-    Benchmark("fusion 6D: fixed point") { benchmark in
-        let coefficients = FixedFusionCoefficients()
-        var state = FixedFusionState(coefficients: coefficients)
-        benchmark.startMeasurement()
-        for _ in benchmark.scaledIterations {
-            for i in input.fixedGyro.indices {
-                fixedFusionUpdate(
-                    state: &state, coefficients: coefficients, gyro: input.fixedGyro[i], accel: input.fixedAccel[i],
-                    mag: nil, dt: input.fixedDt)
-            }
-        }
-        benchmark.stopMeasurement()
-        blackHole(state)
     }
 
     Benchmark("fusion 9D: Double reference (peer)") { benchmark in
