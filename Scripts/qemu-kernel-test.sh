@@ -45,7 +45,7 @@ if [ "$(id -u)" -eq 0 ]; then as_root=(); else as_root=(sudo); fi
 
 # --- 1. Packages ----------------------------------------------------------------------------
 phase packages
-bash Scripts/setup.sh >/dev/null
+bash Scripts/setup.sh --tests >/dev/null
 for tool in qemu-system-x86_64 busybox dpkg-deb apt-get gzip strip; do
     command -v "$tool" >/dev/null || fail "$tool is not installed (Scripts/setup.sh installs it)"
 done

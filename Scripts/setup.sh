@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Installs the Debian packages the project builds and runs with. Idempotent: packages already
-# installed are skipped, and the package lists are refreshed only when something is missing.
-# Works as root; otherwise uses sudo.
+# Installs the Debian packages the project builds and runs with (`--tests`: also what the tests
+# need). Idempotent: packages already installed are skipped, and the package lists are refreshed
+# only when something is missing. Works as root; otherwise uses sudo.
 set -euo pipefail
 
 packages=(
@@ -9,10 +9,15 @@ packages=(
     libgpiod-dev   # <gpiod.h> and libgpiod (1.6 on Debian 12), for CGPIOD / CGPIOBridge
     i2c-tools      # i2cdetect / i2cget, to compare with `imu probe` on a real board
     pkg-config     # SwiftPM finds libgpiod through it
-    python3-pip    # Scripts/check-libgpiod-v2.sh downloads libgpiod 2.x's sources from PyPI
-    qemu-system-x86  # Scripts/qemu-kernel-test.sh boots Debian's kernel under QEMU
-    busybox-static   # … with a static busybox (shell, insmod, i2cset/i2cget/i2cdetect) as its userland
 )
+if [ "${1:-}" = "--tests" ]; then
+    packages+=(
+        python3-pip      # Scripts/check-libgpiod-v2.sh downloads libgpiod 2.x's sources from PyPI
+        qemu-system-x86  # Scripts/qemu-kernel-test.sh boots Debian's kernel under QEMU
+        busybox-static   # … with a static busybox (shell, insmod, i2cset/i2cget/i2cdetect) as its userland
+        util-linux       # `script`: the pseudo-terminal of the calibration display test
+    )
+fi
 
 if [ "$(id -u)" -eq 0 ]; then
     as_root=()

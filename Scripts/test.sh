@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-bash Scripts/setup.sh
+bash Scripts/setup.sh --tests
 
 echo "== swift build"
 swift build --build-tests
