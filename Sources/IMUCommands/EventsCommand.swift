@@ -92,9 +92,9 @@ struct EventsCommand: ParsableCommand {
         }
     }
 
-    static func pipeline(magnetometer: Bool) -> DeviceMotionPipeline<ReferenceFusionFilter> {
+    static func pipeline(magnetometer: Bool) -> DeviceMotionPipeline<FixedFusionFilter> {
         let frame: ReferenceFrame = magnetometer ? .xMagneticNorthZVertical : .xArbitraryZVertical
-        return DeviceMotionPipeline(filter: ReferenceFusionFilter(usesMagnetometer: magnetometer), frame: FrameConversion(frame: frame)!)
+        return DeviceMotionPipeline(filter: FixedFusionFilter(usesMagnetometer: magnetometer), frame: FrameConversion(frame: frame)!)
     }
 
     static func tableLine(_ event: MotionEvent) -> String {

@@ -55,7 +55,7 @@ struct ReplayCommand: ParsableCommand {
             throw CommandError("xTrueNorthZVertical needs the magnetic declination: give --declination DEGREES or --location LAT,LON")
         }
         var calibration = try AppliedCalibration(for: CalibrationSource.replay(recording, path: log).chipIdentity)
-        let filter = ReferenceFusionFilter(usesMagnetometer: frame.needsMagnetometer)
+        let filter = FixedFusionFilter(usesMagnetometer: frame.needsMagnetometer)
         var pipeline = DeviceMotionPipeline(filter: filter, frame: conversion)
         let formatter = MotionFormatter(format)
         var output = LineOutput()

@@ -56,7 +56,7 @@ struct StreamCommand: ParsableCommand {
         guard let conversion = FrameConversion(frame: frame, declinationDegrees: declination) else {
             throw CommandError("xTrueNorthZVertical needs the magnetic declination: give --declination DEGREES")
         }
-        var pipeline = DeviceMotionPipeline(filter: ReferenceFusionFilter(usesMagnetometer: frame.needsMagnetometer), frame: conversion)
+        var pipeline = DeviceMotionPipeline(filter: FixedFusionFilter(usesMagnetometer: frame.needsMagnetometer), frame: conversion)
         let format = self.format ?? (isatty(STDOUT_FILENO) != 0 ? .table : .csv)
         let live = format == .table && isatty(STDOUT_FILENO) != 0
 
