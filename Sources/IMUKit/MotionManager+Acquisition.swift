@@ -21,10 +21,11 @@ extension MotionManager {
             state.lastRun = run
             // A thread of its own: the loop blocks in the clock's sleep between samples, which
             // must not hold up the cooperative pool or the caller.
+            // The thread holds the manager weakly: a manager let go of while updating ends its
+            // run (the loop sees it gone and puts the chip to sleep) instead of living forever.
             let thread = Thread { [weak self] in
                 defer { run.leave() }
                 previous?.wait()
-                guard let self else { return }
                 var loop = AcquisitionLoop(driver: hardware.driver, clock: hardware.clock, placement: placement, rate: rate)
                 loop.shouldStop = { [weak self] in self?.isCurrent(generation) != true }
                 loop.report = { [weak self] message in self?.trouble(.acquisition(message), generation: generation) }
@@ -36,7 +37,7 @@ extension MotionManager {
                     }
                 } catch {
                     try? hardware.driver.sleep()
-                    self.fail(.acquisition("\(error)"), generation: generation)
+                    self?.fail(.acquisition("\(error)"), generation: generation)
                 }
             }
             thread.name = "imu motion"
