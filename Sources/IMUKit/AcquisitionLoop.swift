@@ -19,6 +19,9 @@ public struct AcquisitionLoop {
     public var duration: Double?
     /// Where trouble is told, in words (the CLI prints it; the manager hands it to its consumers).
     public var report: (String) -> Void = { _ in }
+    /// Where the end of an outage is told; `report` when nil (the CLI says both alike, the
+    /// manager tells its handlers only of trouble: a recovery is not an error).
+    public var recovered: ((String) -> Void)?
     /// Checked between reads: a stop asked for from outside (Ctrl-C, the manager's stop).
     public var shouldStop: () -> Bool = { false }
 
@@ -84,7 +87,7 @@ public struct AcquisitionLoop {
                     let gap = clock.now - lost.since
                     let missed = Int((gap / period).rounded())
                     dropped += missed
-                    report("the chip is back after \(String(format: "%.2f", gap)) s and reconfigured; \(missed) samples were lost")
+                    (recovered ?? report)("the chip is back after \(String(format: "%.2f", gap)) s and reconfigured; \(missed) samples were lost")
                     outage = nil
                     next = clock.now
                     lastHealthCheck = clock.now

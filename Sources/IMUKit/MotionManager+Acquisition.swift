@@ -29,6 +29,7 @@ extension MotionManager {
                 var loop = AcquisitionLoop(driver: hardware.driver, clock: hardware.clock, placement: placement, rate: rate)
                 loop.shouldStop = { [weak self] in self?.isCurrent(generation) != true }
                 loop.report = { [weak self] message in self?.trouble(.acquisition(message), generation: generation) }
+                loop.recovered = { _ in }  // the values flowing again say it
                 do throws(IMUDriverError) {
                     _ = try loop.configure()
                     try loop.run { [weak self] sample in
