@@ -13,7 +13,7 @@ import Synchronization
 /// `AsyncSequence`. The chip runs while anyone consumes it and sleeps when the last one stops.
 ///
 /// ```swift
-/// let board = VirtualBoard(chip: .lsm9ds1, clock: VirtualClock())
+/// let board = VirtualBoard(chip: .lsm9ds1, clock: RealTimeClock())   // the twin, in real time
 /// let manager = try MotionManager(board: board, requiring: [.accelerometer, .gyroscope])
 /// manager.accelerometerUpdateInterval = 0.01          // 100 Hz
 /// manager.startAccelerometerUpdates()                 // poll: read the latest when you like

@@ -16,7 +16,7 @@ import Testing
         #expect(error.description == "this program needs a magnetometer, which the MPU-6050 does not have")
     }
 
-    @Test func withoutTheDeclarationAnMPU6050Offers6D() throws {
+    @Test func withoutTheDeclarationAnMPU6050Offers6D() async throws {
         let manager = try MotionManager(board: VirtualBoard(chip: .mpu6050, clock: VirtualClock()))
         #expect(manager.isAccelerometerAvailable && manager.isGyroAvailable && manager.isDeviceMotionAvailable)
         #expect(!manager.isMagnetometerAvailable)
@@ -29,7 +29,7 @@ import Testing
         manager.startDeviceMotionUpdates(using: .xMagneticNorthZVertical, to: queue) { _, error in
             if let error = error as? MotionManagerError { errors.append(error) }
         }
-        queue.sync {}
+        await offPool { queue.sync {} }
         #expect(errors.all == [.referenceFrameUnavailable(.xMagneticNorthZVertical)])
         #expect(!manager.isDeviceMotionActive)
     }

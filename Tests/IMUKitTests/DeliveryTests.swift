@@ -20,10 +20,10 @@ import Testing
         return (manager, clock)
     }
 
-    @Test func pullSeesEverySampleWhenPolledOncePerPeriod() throws {
+    @Test func pullSeesEverySampleWhenPolledOncePerPeriod() async throws {
         let (manager, clock) = try manager()
         manager.startAccelerometerUpdates()
-        clock.waitUntilParked()
+        await clock.parkedInBackground()
         let start = try #require(manager.accelerometerData).timestamp
         var seen: [Double] = []
         // One period per step: the limit half a period past the next sample, so exactly one
@@ -31,7 +31,7 @@ import Testing
         var latest = start
         for _ in 0..<Self.expected {
             clock.release(until: latest + 1.5 * Self.period)
-            clock.waitUntilParked()
+            await clock.parkedInBackground()
             let data = try #require(manager.accelerometerData)
             seen.append(data.timestamp)
             latest = data.timestamp
@@ -39,7 +39,7 @@ import Testing
         }
         manager.stopAccelerometerUpdates()
         clock.release(until: .infinity)
-        manager.waitUntilAcquisitionEnds()
+        await offPool { manager.waitUntilAcquisitionEnds() }
 
         #expect(seen.count == Self.expected)
         let contiguous = gapsAreOnePeriod([start] + seen, period: Self.period)
@@ -47,7 +47,7 @@ import Testing
         #expect(abs(seen.last! - start - Self.span) < 1e-6)
     }
 
-    @Test func aHandlerOnAQueueGetsEverySample() throws {
+    @Test func aHandlerOnAQueueGetsEverySample() async throws {
         let (manager, clock) = try manager()
         let queue = DispatchQueue(label: "handler test")
         let received = Collected<Double>()
@@ -56,14 +56,14 @@ import Testing
             if let data { received.append(data.timestamp) }
             if let error { errors.append("\(error)") }
         }
-        clock.waitUntilParked()
+        await clock.parkedInBackground()
         let start = clock.now
         clock.release(until: start + Self.span + Self.period / 2)
-        clock.waitUntilParked()
+        await clock.parkedInBackground()
         manager.stopAccelerometerUpdates()
         clock.release(until: .infinity)
-        manager.waitUntilAcquisitionEnds()
-        queue.sync {}
+        await offPool { manager.waitUntilAcquisitionEnds() }
+        await offPool { queue.sync {} }
 
         let timestamps = received.all.filter { $0 > start + 1e-9 }
         let count = timestamps.count

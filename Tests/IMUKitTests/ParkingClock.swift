@@ -55,3 +55,14 @@ final class Collected<Value: Sendable>: Sendable {
 func gapsAreOnePeriod(_ timestamps: [Double], period: Double) -> Bool {
     zip(timestamps, timestamps.dropFirst()).allSatisfy { abs($1 - $0 - period) < 1e-6 }
 }
+
+/// Runs a blocking wait off the cooperative pool: the pool has a thread per core, and a test
+/// blocking one for long starves every other test running alongside it.
+func offPool(_ wait: @escaping @Sendable () -> Void) async {
+    await withCheckedContinuation { continuation in
+        DispatchQueue.global().async {
+            wait()
+            continuation.resume()
+        }
+    }
+}

@@ -15,13 +15,13 @@ import Testing
     }
 
     @Test(arguments: [ChipModel.mpu6050, .lsm9ds1])
-    func theChipSleepsWhenTheLastConsumerStops(_ chip: ChipModel) throws {
+    func theChipSleepsWhenTheLastConsumerStops(_ chip: ChipModel) async throws {
         let clock = ParkingClock(limit: 1)
         let board = VirtualBoard(chip: chip, clock: clock)
         let manager = try MotionManager(board: board)
         manager.startAccelerometerUpdates()
         manager.startGyroUpdates()
-        clock.waitUntilParked()
+        await clock.parkedInBackground()
         #expect(try !isAsleep(board))
         #expect(manager.isAccelerometerActive && manager.isGyroActive)
 
@@ -29,20 +29,21 @@ import Testing
         manager.stopAccelerometerUpdates()
         #expect(!manager.isAccelerometerActive && manager.isGyroActive)
         clock.release(until: 2)
-        clock.waitUntilParked()
+        await clock.parkedInBackground()
         #expect(try !isAsleep(board))
         let gyro = try #require(manager.gyroData)
         #expect(gyro.timestamp > 1.9)
 
         manager.stopGyroUpdates()
         clock.release(until: .infinity)
-        manager.waitUntilAcquisitionEnds()
+        await offPool { manager.waitUntilAcquisitionEnds() }
         #expect(try isAsleep(board))
         #expect(!manager.isGyroActive)
     }
 
     @Test func aFinishedStreamIsAConsumerGone() async throws {
-        let clock = VirtualClock()
+        // Parked at 1 s: the loop waits for the consumer instead of spinning ahead of it.
+        let clock = ParkingClock(limit: 1)
         let board = VirtualBoard(chip: .mpu6050, clock: clock)
         let manager = try MotionManager(board: board)
         var count = 0
@@ -52,7 +53,8 @@ import Testing
         }
         // Breaking out of the loop ends the stream; it was the only consumer.
         #expect(!manager.isGyroActive)
-        manager.waitUntilAcquisitionEnds()
+        clock.release(until: .infinity)
+        await offPool { manager.waitUntilAcquisitionEnds() }
         #expect(try isAsleep(board))
     }
 }

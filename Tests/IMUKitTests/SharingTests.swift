@@ -7,7 +7,7 @@ import Testing
 
 /// Several consumers share one chip: each source at its own interval, trouble told to handlers.
 @Suite struct SharingTests {
-    @Test func slowerSourcesTakeEveryNthSampleOfTheChip() throws {
+    @Test func slowerSourcesTakeEveryNthSampleOfTheChip() async throws {
         let clock = ParkingClock(limit: 1)
         let manager = try MotionManager(board: VirtualBoard(chip: .lsm9ds1, clock: clock), requiring: .magnetometer)
         manager.accelerometerUpdateInterval = 0.01
@@ -18,16 +18,16 @@ import Testing
         manager.startAccelerometerUpdates(to: queue) { data, _ in if let data { accelerometer.append(data.timestamp) } }
         manager.startGyroUpdates(to: queue) { data, _ in if let data { gyro.append(data.timestamp) } }
         manager.startMagnetometerUpdates()
-        clock.waitUntilParked()
+        await clock.parkedInBackground()
         clock.release(until: 11)
-        clock.waitUntilParked()
+        await clock.parkedInBackground()
         let field = try #require(manager.magnetometerData)
         manager.stopAccelerometerUpdates()
         manager.stopGyroUpdates()
         manager.stopMagnetometerUpdates()
         clock.release(until: .infinity)
-        manager.waitUntilAcquisitionEnds()
-        queue.sync {}
+        await offPool { manager.waitUntilAcquisitionEnds() }
+        await offPool { queue.sync {} }
 
         let accelerometerEvery10ms = gapsAreOnePeriod(accelerometer.all, period: 0.01)
         let gyroEvery50ms = gapsAreOnePeriod(gyro.all, period: 0.05)
@@ -44,7 +44,7 @@ import Testing
         #expect(field.timestamp > 10.8)
     }
 
-    @Test func anOutageIsToldToTheHandlerAndUpdatesResume() throws {
+    @Test func anOutageIsToldToTheHandlerAndUpdatesResume() async throws {
         let clock = ParkingClock(limit: 1)
         let board = VirtualBoard(chip: .mpu6050, clock: clock)
         let manager = try MotionManager(board: board)
@@ -55,14 +55,14 @@ import Testing
             if let data { values.append(data.timestamp) }
             if let error { errors.append("\(error)") }
         }
-        clock.waitUntilParked()
+        await clock.parkedInBackground()
         board.unplug(board.profile.imus[0], for: 0.5)
         clock.release(until: 3)
-        clock.waitUntilParked()
+        await clock.parkedInBackground()
         manager.stopAccelerometerUpdates()
         clock.release(until: .infinity)
-        manager.waitUntilAcquisitionEnds()
-        queue.sync {}
+        await offPool { manager.waitUntilAcquisitionEnds() }
+        await offPool { queue.sync {} }
 
         // The outage once, as an error; the recovery is no error.
         #expect(errors.all.count == 1 && errors.all.first?.contains("no device answered") == true, "\(errors.all)")
@@ -72,15 +72,15 @@ import Testing
         #expect((values.all.last ?? 0) > 2.9, "updates resumed after the replug")
     }
 
-    @Test func deviceMotionInTheMagneticNorthFrameHasAHeading() throws {
+    @Test func deviceMotionInTheMagneticNorthFrameHasAHeading() async throws {
         let clock = ParkingClock(limit: 5)
         let manager = try MotionManager(board: VirtualBoard(chip: .lsm9ds1, clock: clock), requiring: .magnetometer)
         manager.startDeviceMotionUpdates(using: .xMagneticNorthZVertical)
-        clock.waitUntilParked()
+        await clock.parkedInBackground()
         let motion = try #require(manager.deviceMotion)
         manager.stopDeviceMotionUpdates()
         clock.release(until: .infinity)
-        manager.waitUntilAcquisitionEnds()
+        await offPool { manager.waitUntilAcquisitionEnds() }
 
         #expect(motion.attitude.referenceFrame == .xMagneticNorthZVertical)
         let heading = try #require(motion.heading)
@@ -88,14 +88,14 @@ import Testing
         #expect(motion.magneticField?.accuracy == .uncalibrated)
     }
 
-    @Test func aManagerLetGoOfPutsTheChipToSleep() throws {
+    @Test func aManagerLetGoOfPutsTheChipToSleep() async throws {
         let clock = VirtualClock()
         let board = VirtualBoard(chip: .mpu6050, clock: clock)
         var manager: MotionManager? = try MotionManager(board: board)
         manager!.startAccelerometerUpdates()
         let run = try #require(manager!.state.withLock { $0.lastRun })
         manager = nil
-        run.wait()
+        await offPool { run.wait() }
         #expect(try board.bus.readRegister(0x68, 0x6B) & 0x40 != 0)
     }
 }
