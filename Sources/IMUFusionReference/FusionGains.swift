@@ -30,6 +30,11 @@ public struct FusionGains: Sendable, Equatable {
     public var restBias: Double = 0
     /// Motion bias: 1/τ, multiplies the correction angle (the dt cancels, see GyroBiasEstimator).
     public var motionBias: Double = 0
+    /// The in-motion bias estimate runs every `biasDecimation`-th sample (4 while 4·dt ≤ 0.5 s,
+    /// else every sample): the bias moves slowly, its low-passes see the rotation at ¼ rate.
+    public var biasDecimation = 1
+    /// Each stage of the bias estimator's low-passes at biasDecimation · dt.
+    public var biasStage: Double = 1
 
     public init() {}
 
@@ -39,6 +44,8 @@ public struct FusionGains: Sendable, Equatable {
         restStage = lowPassGain(tau: p.restFilterTau / 2, dt: dt)
         restBias = lowPassGain(tau: p.restBiasTau, dt: dt)
         motionBias = p.motionBiasTau > 0 ? 1 / p.motionBiasTau : 0
+        biasDecimation = 4 * dt <= 0.5 ? 4 : 1
+        biasStage = lowPassGain(tau: p.accelerometerTau / 2, dt: Double(biasDecimation) * dt)
     }
 
     /// True when dt is far enough from the one these gains were made for.

@@ -27,6 +27,10 @@ public struct FixedFusionGains: Sendable, Equatable {
     public var restBias: Int64 = 0
     /// biasClip · dt (Q40 rad): the clip of one in-motion innovation.
     public var biasClipTimesDt: Int64 = 0
+    /// The in-motion bias estimate runs every `biasDecimation`-th sample (4 while 4·dt ≤ 0.5 s,
+    /// else 1), its low-pass stages with this gain for biasDecimation · dt.
+    public var biasDecimation: Int32 = 1
+    public var biasStage: Int64 = 1 << 30
 
     @inlinable public init() {}
 
@@ -38,6 +42,8 @@ public struct FixedFusionGains: Sendable, Equatable {
         restBias = fixedLowPassGain(tau: c.restBiasTau, dt: dt)
         // dt (Q30, < 1 s) as the factor: Q40 result.
         biasClipTimesDt = wideProduct(dt, c.biasClip)
+        biasDecimation = 4 &* dt <= 1 << 29 ? 4 : 1
+        biasStage = fixedLowPassGain(tau: c.accelerometerTau / 2, dt: Int64(biasDecimation) &* dt)
     }
 }
 
