@@ -27,7 +27,8 @@ public func update(
     s.gyroAttitude = integrateRotation(s.gyroAttitude, rate: gyro - s.bias, dt: dt)
 
     let correction = InclinationCorrection.update(
-        inclination: &s.inclination, lowPass: &s.accelLowPass, gyroAttitude: s.gyroAttitude,
+        inclination: &s.inclination, lowPass: &s.accelLowPass, decimation: &s.inclinationDecimation,
+        gyroAttitude: s.gyroAttitude,
         specificForce: specificForce, gains: s.gains, warmUpGain: warmUpGain)
 
     let q6 = s.attitude6D

@@ -40,7 +40,7 @@ public func fixedFusionUpdate(
     s.gyroAttitude = (s.gyroAttitude * delta).renormalized()
 
     let correction = FixedInclinationCorrection.update(
-        inclination: &s.inclination, lowPass: &s.accelLowPass,
+        inclination: &s.inclination, lowPass: &s.accelLowPass, decimation: &s.inclinationDecimation,
         inertialForce: s.gyroAttitude.rotationMatrix.timesWide(specificForce), gains: s.gains,
         warmUpGain: warmUpGain)
 
