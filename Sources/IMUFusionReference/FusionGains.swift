@@ -35,6 +35,10 @@ public struct FusionGains: Sendable, Equatable {
     public var biasDecimation = 1
     /// Each stage of the bias estimator's low-passes at biasDecimation · dt.
     public var biasStage: Double = 1
+    /// A magnetometer sample is used only when at least this long has passed since the last
+    /// one used ((biasDecimation − ½)·dt): a magnetometer at the sample rate runs at ¼ of it,
+    /// one at ¼ rate or slower is unaffected.
+    public var magneticMinimumInterval: Double = 0
 
     public init() {}
 
@@ -46,6 +50,7 @@ public struct FusionGains: Sendable, Equatable {
         motionBias = p.motionBiasTau > 0 ? 1 / p.motionBiasTau : 0
         biasDecimation = 4 * dt <= 0.5 ? 4 : 1
         biasStage = lowPassGain(tau: p.accelerometerTau / 2, dt: Double(biasDecimation) * dt)
+        magneticMinimumInterval = (Double(biasDecimation) - 0.5) * dt
     }
 
     /// True when dt is far enough from the one these gains were made for.

@@ -37,7 +37,7 @@ public func update(
         warmUpGain: warmUpGain, parameters: p)
 
     s.magneticDt += dt
-    if let mag, isFinite(mag) {
+    if let mag, s.magneticDt >= s.gains.magneticMinimumInterval, isFinite(mag) {
         let magDt = s.magneticDt
         s.magneticDt = 0
         if s.magneticGains.isStale(for: magDt) { s.magneticGains = MagneticGains(parameters: p, dt: magDt) }

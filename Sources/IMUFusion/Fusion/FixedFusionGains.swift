@@ -31,6 +31,9 @@ public struct FixedFusionGains: Sendable, Equatable {
     /// else 1), its low-pass stages with this gain for biasDecimation · dt.
     public var biasDecimation: Int32 = 1
     public var biasStage: Int64 = 1 << 30
+    /// A magnetometer sample is used only when at least this long (Q30 s) has passed since the
+    /// last one used: (biasDecimation − ½)·dt (see the reference).
+    public var magneticMinimumInterval: Int64 = 0
 
     @inlinable public init() {}
 
@@ -44,6 +47,7 @@ public struct FixedFusionGains: Sendable, Equatable {
         biasClipTimesDt = wideProduct(dt, c.biasClip)
         biasDecimation = 4 &* dt <= 1 << 29 ? 4 : 1
         biasStage = fixedLowPassGain(tau: c.accelerometerTau / 2, dt: Int64(biasDecimation) &* dt)
+        magneticMinimumInterval = (Int64(2 &* biasDecimation &- 1) &* dt) &>> 1
     }
 }
 

@@ -47,14 +47,14 @@ public func fixedFusionUpdate(
     // One rotation matrix of q6 serves the bias estimator (rows 0, 1; only on the samples its
     // decimated in-motion part runs) and the magnetometer; computed only when one needs it.
     let r6: FixedMatrix3? =
-        mag != nil || s.biasEstimator.runsMotionPart(gains: s.gains, warmUpGain: warmUpGain, coefficients: c)
+        (mag != nil && advanced(s.magneticDt, by: step) >= s.gains.magneticMinimumInterval) || s.biasEstimator.runsMotionPart(gains: s.gains, warmUpGain: warmUpGain, coefficients: c)
         ? s.attitude6D.rotationMatrix : nil
     s.biasEstimator.update(
         bias: &s.bias, rest: s.rest, correction: correction, rows: r6, dt: step, gains: s.gains,
         warmUpGain: warmUpGain, coefficients: c)
 
     s.magneticDt = advanced(s.magneticDt, by: step)
-    if let mag {
+    if let mag, s.magneticDt >= s.gains.magneticMinimumInterval {
         let magDt = s.magneticDt
         s.magneticDt = 0
         if isStale(s.magneticGains.dt, for: magDt) { s.magneticGains = FixedMagneticGains(coefficients: c, dt: magDt) }
