@@ -39,6 +39,8 @@ public struct FusionGains: Sendable, Equatable {
     /// one used ((biasDecimation − ½)·dt): a magnetometer at the sample rate runs at ¼ of it,
     /// one at ¼ rate or slower is unaffected.
     public var magneticMinimumInterval: Double = 0
+    /// Each stage of the rest-detection reference low-pass at biasDecimation · dt.
+    public var restStageDecimated: Double = 1
 
     public init() {}
 
@@ -51,6 +53,7 @@ public struct FusionGains: Sendable, Equatable {
         biasDecimation = 4 * dt <= 0.5 ? 4 : 1
         biasStage = lowPassGain(tau: p.accelerometerTau / 2, dt: Double(biasDecimation) * dt)
         magneticMinimumInterval = (Double(biasDecimation) - 0.5) * dt
+        restStageDecimated = lowPassGain(tau: p.restFilterTau / 2, dt: Double(biasDecimation) * dt)
     }
 
     /// True when dt is far enough from the one these gains were made for.

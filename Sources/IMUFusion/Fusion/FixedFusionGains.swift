@@ -34,6 +34,8 @@ public struct FixedFusionGains: Sendable, Equatable {
     /// A magnetometer sample is used only when at least this long (Q30 s) has passed since the
     /// last one used: (biasDecimation − ½)·dt (see the reference).
     public var magneticMinimumInterval: Int64 = 0
+    /// Each rest-reference stage at biasDecimation · dt.
+    public var restStageDecimated: Int64 = 1 << 30
 
     @inlinable public init() {}
 
@@ -48,6 +50,7 @@ public struct FixedFusionGains: Sendable, Equatable {
         biasDecimation = 4 &* dt <= 1 << 29 ? 4 : 1
         biasStage = fixedLowPassGain(tau: c.accelerometerTau / 2, dt: Int64(biasDecimation) &* dt)
         magneticMinimumInterval = (Int64(2 &* biasDecimation &- 1) &* dt) &>> 1
+        restStageDecimated = fixedLowPassGain(tau: c.restFilterTau / 2, dt: Int64(biasDecimation) &* dt)
     }
 }
 
