@@ -27,7 +27,7 @@ public struct FixedGyroBiasEstimator: Sendable, Equatable {
     /// `rows`: R(q6), device → E6 (non-nil whenever `runsMotionPart`).
     /// `correction`: φ (Q2.30 rad). `bias`: Q40 rad/s. The in-motion part runs every
     /// `gains.biasDecimation`-th sample (every sample during the warm-up) on the summed φ
-    /// and the time it spans (< 4 · 0.13 s: dt·x stays a `wideProduct` with a Q2.30 factor).
+    /// and the time it spans (≤ 8 · 1.02 · 0.0625 s: dt·x stays a `wideProduct` with a Q2.30 factor).
     @inlinable @inline(__always)
     mutating func update(
         bias: inout WideVector3, rest: FixedRestDetector, correction: (x: Int64, y: Int64),

@@ -19,7 +19,7 @@ public enum FixedInclinationCorrection {
         guard warmUpGain > 0 || decimation.phase >= gains.biasDecimation else { return (0, 0) }
         let sum = decimation.forceSum, count = Int64(decimation.phase)
         @inline(__always) func mean(_ v: Int64) -> Int64 {
-            count == 4 ? roundingShiftRight(v, by: 2) : count == 1 ? v : (v &+ count / 2) / count
+            count == 8 ? roundingShiftRight(v, by: 3) : count == 1 ? v : (v &+ count / 2) / count
         }
         let inertial = WideVector3(x: mean(sum.x), y: mean(sum.y), z: mean(sum.z))
         decimation = FixedInclinationDecimation()
@@ -69,7 +69,7 @@ public enum FixedInclinationCorrection {
 }
 
 /// The inertial force (Q40 g) summed since the last decimated inclination update, and how
-/// many samples (≤ 4: the sum of four clamped forces stays far inside Int64).
+/// many samples (≤ 8: the sum of eight clamped forces stays far inside Int64).
 public struct FixedInclinationDecimation: Sendable, Equatable {
     public var forceSum = WideVector3.zero
     public var phase: Int32 = 0

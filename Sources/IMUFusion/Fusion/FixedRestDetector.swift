@@ -12,7 +12,7 @@ public struct FixedRestDetector: Sendable, Equatable {
     public var isAtRest = false
 
     /// Decimation (see the reference): samples since the last test, their rate and force
-    /// summed (Q40; ≤ 4 clamped samples), the time they span (Q30 s).
+    /// summed (Q40; ≤ 8 clamped samples), the time they span (Q30 s).
     public var phase: Int32 = 0
     public var gyroSum = WideVector3.zero
     public var forceSum = WideVector3.zero
@@ -33,7 +33,7 @@ public struct FixedRestDetector: Sendable, Equatable {
         let count = Int64(phase)
         @inline(__always) func mean(_ v: WideVector3) -> WideVector3 {
             @inline(__always) func m(_ x: Int64) -> Int64 {
-                count == 4 ? roundingShiftRight(x, by: 2) : count == 1 ? x : (x &+ count / 2) / count
+                count == 8 ? roundingShiftRight(x, by: 3) : count == 1 ? x : (x &+ count / 2) / count
             }
             return WideVector3(x: m(v.x), y: m(v.y), z: m(v.z))
         }
