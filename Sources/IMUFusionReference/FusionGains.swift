@@ -30,6 +30,17 @@ public struct FusionGains: Sendable, Equatable {
     public var restBias: Double = 0
     /// Motion bias: 1/τ, multiplies the correction angle (the dt cancels, see GyroBiasEstimator).
     public var motionBias: Double = 0
+    /// The in-motion bias estimate runs every `biasDecimation`-th sample (8 while 8·dt ≤ 0.5 s,
+    /// else every sample): the bias moves slowly, its low-passes see the rotation at ⅛ rate.
+    public var biasDecimation = 1
+    /// Each stage of the bias estimator's low-passes at biasDecimation · dt.
+    public var biasStage: Double = 1
+    /// A magnetometer sample is used only when at least this long has passed since the last
+    /// one used ((biasDecimation − ½)·dt): a magnetometer at the sample rate runs at ⅛ of it,
+    /// one at ⅛ rate or slower is unaffected (one at ¼ rate: every second sample).
+    public var magneticMinimumInterval: Double = 0
+    /// Each stage of the rest-detection reference low-pass at biasDecimation · dt.
+    public var restStageDecimated: Double = 1
 
     public init() {}
 
@@ -39,6 +50,10 @@ public struct FusionGains: Sendable, Equatable {
         restStage = lowPassGain(tau: p.restFilterTau / 2, dt: dt)
         restBias = lowPassGain(tau: p.restBiasTau, dt: dt)
         motionBias = p.motionBiasTau > 0 ? 1 / p.motionBiasTau : 0
+        biasDecimation = 8 * dt <= 0.5 ? 8 : 1
+        biasStage = lowPassGain(tau: p.accelerometerTau / 2, dt: Double(biasDecimation) * dt)
+        magneticMinimumInterval = (Double(biasDecimation) - 0.5) * dt
+        restStageDecimated = lowPassGain(tau: p.restFilterTau / 2, dt: Double(biasDecimation) * dt)
     }
 
     /// True when dt is far enough from the one these gains were made for.

@@ -23,6 +23,8 @@ public struct FusionState: Sendable, Equatable {
     /// Gyro bias estimate (rad/s, device frame).
     public var bias = Vector3.zero
     public var biasEstimator = GyroBiasEstimator()
+    /// The inclination correction's decimation (force summed since its last run).
+    public var inclinationDecimation = InclinationDecimation()
     public var rest = RestDetector()
     public var heading: HeadingCorrection
 

@@ -27,7 +27,8 @@ public func update(
     s.gyroAttitude = integrateRotation(s.gyroAttitude, rate: gyro - s.bias, dt: dt)
 
     let correction = InclinationCorrection.update(
-        inclination: &s.inclination, lowPass: &s.accelLowPass, gyroAttitude: s.gyroAttitude,
+        inclination: &s.inclination, lowPass: &s.accelLowPass, decimation: &s.inclinationDecimation,
+        gyroAttitude: s.gyroAttitude,
         specificForce: specificForce, gains: s.gains, warmUpGain: warmUpGain)
 
     let q6 = s.attitude6D
@@ -36,7 +37,7 @@ public func update(
         warmUpGain: warmUpGain, parameters: p)
 
     s.magneticDt += dt
-    if let mag, isFinite(mag) {
+    if let mag, s.magneticDt >= s.gains.magneticMinimumInterval, isFinite(mag) {
         let magDt = s.magneticDt
         s.magneticDt = 0
         if s.magneticGains.isStale(for: magDt) { s.magneticGains = MagneticGains(parameters: p, dt: magDt) }

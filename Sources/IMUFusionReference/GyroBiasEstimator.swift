@@ -13,29 +13,54 @@ public struct GyroBiasEstimator: Sendable, Equatable {
     public var northLowPass = CascadedLowPass()
     /// LP of (R·b̂)_x, (R·b̂)_y (z unused).
     public var rotatedBiasLowPass = CascadedLowPass()
+    /// Decimation: samples since the last in-motion update, the correction angles and the
+    /// time accumulated over them.
+    public var phase = 0
+    public var correctionSum = (x: 0.0, y: 0.0)
+    public var elapsedSinceUpdate = 0.0
 
     public init() {}
 
+    public static func == (a: GyroBiasEstimator, b: GyroBiasEstimator) -> Bool {
+        a.eastLowPass == b.eastLowPass && a.northLowPass == b.northLowPass
+            && a.rotatedBiasLowPass == b.rotatedBiasLowPass && a.phase == b.phase
+            && a.correctionSum == b.correctionSum && a.elapsedSinceUpdate == b.elapsedSinceUpdate
+    }
+
+    /// The in-motion part runs every `gains.biasDecimation`-th sample (every sample during the
+    /// warm-up) on the correction angles summed since its last run and with the time they
+    /// span; its low-passes use the gain for that span. The rest part runs every sample.
     @inline(__always)
     mutating func update(
         bias: inout Vector3, rest: RestDetector, correction: (x: Double, y: Double),
         attitude6D q: Quaternion, dt: Double, gains: FusionGains, warmUpGain: Double, parameters p: FusionParameters
     ) {
         if p.motionBiasEnabled {
-            // Rows 0 and 1 of the device → earth rotation matrix.
-            let (w, x, y, z) = (q.w, q.x, q.y, q.z)
-            let ex = Vector3(1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y))
-            let ey = Vector3(2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x))
-            let k = gains.accelStage
-            let exLp = eastLowPass.update(ex, gain: k, warmUpGain: warmUpGain)
-            let eyLp = northLowPass.update(ey, gain: k, warmUpGain: warmUpGain)
-            let rbLp = rotatedBiasLowPass.update(Vector3(ex.dot(bias), ey.dot(bias), 0), gain: k, warmUpGain: warmUpGain)
-            if !rest.isAtRest && warmUpGain == 0 {
-                let step = gains.motionBias  // 1/τ
-                let clip = p.biasClip * dt  // innovations beyond the bias clip are not a bias
-                let ix = min(max(-correction.x + dt * (rbLp.x - exLp.dot(bias)), -clip), clip)
-                let iy = min(max(-correction.y + dt * (rbLp.y - eyLp.dot(bias)), -clip), clip)
-                bias = bias + (step * ix) * exLp + (step * iy) * eyLp
+            phase += 1
+            correctionSum = (correctionSum.x + correction.x, correctionSum.y + correction.y)
+            elapsedSinceUpdate += dt
+            if warmUpGain > 0 || phase >= gains.biasDecimation {
+                let span = elapsedSinceUpdate
+                let phi = correctionSum
+                let k = warmUpGain > 0 ? gains.accelStage : gains.biasStage
+                phase = 0
+                correctionSum = (0, 0)
+                elapsedSinceUpdate = 0
+                // Rows 0 and 1 of the device → earth rotation matrix.
+                let (w, x, y, z) = (q.w, q.x, q.y, q.z)
+                let ex = Vector3(1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y))
+                let ey = Vector3(2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x))
+                let exLp = eastLowPass.update(ex, gain: k, warmUpGain: warmUpGain)
+                let eyLp = northLowPass.update(ey, gain: k, warmUpGain: warmUpGain)
+                let rbLp = rotatedBiasLowPass.update(
+                    Vector3(ex.dot(bias), ey.dot(bias), 0), gain: k, warmUpGain: warmUpGain)
+                if !rest.isAtRest && warmUpGain == 0 {
+                    let step = gains.motionBias  // 1/τ
+                    let clip = p.biasClip * span  // innovations beyond the bias clip are not a bias
+                    let ix = min(max(-phi.x + span * (rbLp.x - exLp.dot(bias)), -clip), clip)
+                    let iy = min(max(-phi.y + span * (rbLp.y - eyLp.dot(bias)), -clip), clip)
+                    bias = bias + (step * ix) * exLp + (step * iy) * eyLp
+                }
             }
         }
         if rest.isAtRest && p.restBiasEnabled {

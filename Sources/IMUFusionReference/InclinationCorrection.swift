@@ -8,14 +8,22 @@ import IMUGeometry
 /// quaternion (1, φ/2) renormalised by a Newton step (φ = (a_y, −a_x)/|a|). No trig.
 enum InclinationCorrection {
     /// Returns the correction as a small rotation vector (x, y) in the earth frame (rad),
-    /// which drives the in-motion bias estimate.
+    /// which drives the in-motion bias estimate. Decimated like the bias estimator: the
+    /// inertial force is summed every sample, and every `gains.biasDecimation`-th sample
+    /// (every sample during the warm-up) its mean goes through the low-pass (gain for that
+    /// span) and the correction is applied; on the other samples φ = 0.
     @inline(__always)
     static func update(
-        inclination: inout Quaternion, lowPass: inout CascadedLowPass,
+        inclination: inout Quaternion, lowPass: inout CascadedLowPass, decimation: inout InclinationDecimation,
         gyroAttitude: Quaternion, specificForce: Vector3, gains: FusionGains, warmUpGain: Double
     ) -> (x: Double, y: Double) {
-        let inertial = gyroAttitude.rotate(specificForce)
-        let filtered = lowPass.update(inertial, gain: gains.accelStage, warmUpGain: warmUpGain)
+        decimation.forceSum += gyroAttitude.rotate(specificForce)
+        decimation.phase += 1
+        guard warmUpGain > 0 || decimation.phase >= gains.biasDecimation else { return (0, 0) }
+        let inertial = (1 / Double(decimation.phase)) * decimation.forceSum
+        decimation = InclinationDecimation()
+        let filtered = lowPass.update(
+            inertial, gain: warmUpGain > 0 ? gains.accelStage : gains.biasStage, warmUpGain: warmUpGain)
         let a = inclination.rotate(filtered)
         let n2 = a.dot(a)
         guard n2 > 1e-18 else { return (0, 0) }
@@ -38,4 +46,11 @@ enum InclinationCorrection {
         }
         return phi
     }
+}
+
+/// The inertial force summed since the last (decimated) inclination update, and how many samples.
+public struct InclinationDecimation: Sendable, Equatable {
+    public var forceSum = Vector3(0, 0, 0)
+    public var phase = 0
+    public init() {}
 }

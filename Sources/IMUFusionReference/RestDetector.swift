@@ -12,15 +12,36 @@ public struct RestDetector: Sendable, Equatable {
     public var duration: Double = 0
     public var isAtRest = false
 
+    /// Decimation: samples since the last test, their rate and force summed, the time they span.
+    public var phase = 0
+    public var gyroSum = Vector3(0, 0, 0)
+    public var forceSum = Vector3(0, 0, 0)
+    public var elapsedSinceUpdate = 0.0
+
     public init() {}
 
+    /// Every `gains.biasDecimation`-th sample (every sample in the warm-up): the means of the
+    /// samples since the last run go through the low-passes (gain for that span), and this
+    /// sample is tested against them; the rest time grows by the span.
     @inline(__always)
     mutating func update(
         gyro: Vector3, specificForce: Vector3, dt: Double,
         gains: FusionGains, warmUpGain: Double, parameters p: FusionParameters
     ) {
-        let gyroLp = gyroReference.update(gyro, gain: gains.restStage, warmUpGain: warmUpGain)
-        let accelLp = accelReference.update(specificForce, gain: gains.restStage, warmUpGain: warmUpGain)
+        phase += 1
+        gyroSum += gyro
+        forceSum += specificForce
+        elapsedSinceUpdate += dt
+        guard warmUpGain > 0 || phase >= gains.biasDecimation else { return }
+        let scale = 1 / Double(phase)
+        let k = warmUpGain > 0 ? gains.restStage : gains.restStageDecimated
+        let gyroLp = gyroReference.update(scale * gyroSum, gain: k, warmUpGain: warmUpGain)
+        let accelLp = accelReference.update(scale * forceSum, gain: k, warmUpGain: warmUpGain)
+        let span = elapsedSinceUpdate
+        phase = 0
+        gyroSum = Vector3(0, 0, 0)
+        forceSum = Vector3(0, 0, 0)
+        elapsedSinceUpdate = 0
         let dg = gyro - gyroLp
         let da = specificForce - accelLp
         // A large but steady rate is rotation, not a bias: the reference must stay inside the clip.
@@ -28,7 +49,7 @@ public struct RestDetector: Sendable, Equatable {
             && da.dot(da) < p.restAccelThreshold * p.restAccelThreshold
             && abs(gyroLp.x) < p.biasClip && abs(gyroLp.y) < p.biasClip && abs(gyroLp.z) < p.biasClip
         if still {
-            duration += dt
+            duration += span
             if duration >= p.restMinDuration { isAtRest = true }
         } else {
             duration = 0

@@ -27,6 +27,15 @@ public struct FixedFusionGains: Sendable, Equatable {
     public var restBias: Int64 = 0
     /// biasClip · dt (Q40 rad): the clip of one in-motion innovation.
     public var biasClipTimesDt: Int64 = 0
+    /// The in-motion bias estimate runs every `biasDecimation`-th sample (8 while 8·dt ≤ 0.5 s,
+    /// else 1), its low-pass stages with this gain for biasDecimation · dt.
+    public var biasDecimation: Int32 = 1
+    public var biasStage: Int64 = 1 << 30
+    /// A magnetometer sample is used only when at least this long (Q30 s) has passed since the
+    /// last one used: (biasDecimation − ½)·dt (see the reference).
+    public var magneticMinimumInterval: Int64 = 0
+    /// Each rest-reference stage at biasDecimation · dt.
+    public var restStageDecimated: Int64 = 1 << 30
 
     @inlinable public init() {}
 
@@ -38,6 +47,10 @@ public struct FixedFusionGains: Sendable, Equatable {
         restBias = fixedLowPassGain(tau: c.restBiasTau, dt: dt)
         // dt (Q30, < 1 s) as the factor: Q40 result.
         biasClipTimesDt = wideProduct(dt, c.biasClip)
+        biasDecimation = 8 &* dt <= 1 << 29 ? 8 : 1
+        biasStage = fixedLowPassGain(tau: c.accelerometerTau / 2, dt: Int64(biasDecimation) &* dt)
+        magneticMinimumInterval = (Int64(2 &* biasDecimation &- 1) &* dt) &>> 1
+        restStageDecimated = fixedLowPassGain(tau: c.restFilterTau / 2, dt: Int64(biasDecimation) &* dt)
     }
 }
 

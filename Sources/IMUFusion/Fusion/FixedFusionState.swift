@@ -23,6 +23,8 @@ public struct FixedFusionState: Sendable, Equatable {
     /// Gyro bias estimate (Q40 rad/s, device frame).
     public var bias = WideVector3.zero
     public var biasEstimator = FixedGyroBiasEstimator()
+    /// The inclination correction's decimation (force summed since its last run).
+    public var inclinationDecimation = FixedInclinationDecimation()
     public var rest = FixedRestDetector()
     public var heading: FixedHeadingCorrection
 

@@ -40,24 +40,27 @@ public func fixedFusionUpdate(
     s.gyroAttitude = (s.gyroAttitude * delta).renormalized()
 
     let correction = FixedInclinationCorrection.update(
-        inclination: &s.inclination, lowPass: &s.accelLowPass,
+        inclination: &s.inclination, lowPass: &s.accelLowPass, decimation: &s.inclinationDecimation,
         inertialForce: s.gyroAttitude.rotationMatrix.timesWide(specificForce), gains: s.gains,
         warmUpGain: warmUpGain)
 
-    // One rotation matrix of q6 serves the bias estimator (rows 0, 1) and the magnetometer.
-    let r6 = s.attitude6D.rotationMatrix
+    // One rotation matrix of q6 serves the bias estimator (rows 0, 1; only on the samples its
+    // decimated in-motion part runs) and the magnetometer; computed only when one needs it.
+    let r6: FixedMatrix3? =
+        (mag != nil && advanced(s.magneticDt, by: step) >= s.gains.magneticMinimumInterval) || s.biasEstimator.runsMotionPart(gains: s.gains, warmUpGain: warmUpGain, coefficients: c)
+        ? s.attitude6D.rotationMatrix : nil
     s.biasEstimator.update(
         bias: &s.bias, rest: s.rest, correction: correction, rows: r6, dt: step, gains: s.gains,
         warmUpGain: warmUpGain, coefficients: c)
 
     s.magneticDt = advanced(s.magneticDt, by: step)
-    if let mag {
+    if let mag, s.magneticDt >= s.gains.magneticMinimumInterval {
         let magDt = s.magneticDt
         s.magneticDt = 0
         if isStale(s.magneticGains.dt, for: magDt) { s.magneticGains = FixedMagneticGains(coefficients: c, dt: magDt) }
         let turning = s.rest.gyroReference.stage2.squaredLengthQ48 >= c.magneticNewFieldMinRateSquared
         s.heading.update(
-            magEarth: s.heading.heading.rotateAboutVertical(r6 * clampedSample(mag, limit: 2048)), dt: magDt,
+            magEarth: s.heading.heading.rotateAboutVertical(r6! * clampedSample(mag, limit: 2048)), dt: magDt,
             gains: s.magneticGains, turning: turning, coefficients: c)
     }
     if s.heading.accuracy < c.pi {

@@ -1,7 +1,8 @@
 /// Heading correction (the reference's `HeadingCorrection`): a rotation about the vertical,
 /// (w, 0, 0, z), turns the 6D earth frame so that the horizontal field points north (+y).
 /// The error angle is taken as 2·tan(θ/2) = 2m_x / (|m_h| + m_y): one division per
-/// magnetometer sample, no atan2. Two square roots (|m_h|, |m|) and one 1/|m| per sample.
+/// magnetometer sample, no atan2. One square root (|m_h|) and one 1/|m| per sample; |m|
+/// itself is |m_h|·cos dip − m_z·sin dip (= |m|²/|m|): two multiplies, not a second kernel.
 public struct FixedHeadingCorrection: Sendable, Equatable {
     public var heading = FixedQuaternion.identity
     public var isInitialised = false
@@ -36,7 +37,6 @@ public struct FixedHeadingCorrection: Sendable, Equatable {
         guard normSquared > 0 else { return }
         let horizontal = Int64(FixedMath.squareRootRaw(
             ofSignificand: UInt64(horizontalSquared), fractionBits: 32, resultFractionBits: 16))  // Q16
-        let norm = FixedMath.squareRootRaw(ofSignificand: UInt64(normSquared), fractionBits: 32, resultFractionBits: 16)  // Q16
 
         if p.magneticRejectionEnabled {
             // 1/|m| = mantissa · 2^e / 2^32; v (Q16) · m (Q31) · 2^e → Q30 is a shift of 17 − e
@@ -52,8 +52,10 @@ public struct FixedHeadingCorrection: Sendable, Equatable {
             if elapsed < c.magneticCurrentTau &+ 2 &* dt {
                 currentGain = Swift.max(currentGain, ((dt &<< 30) &+ elapsed / 2) / elapsed)
             }
+            // |m| = (|m_h|² + m_z²)/|m| = |m_h|·cos dip − m_z·sin dip: Q16 · Q30 = Q46 (< 2^59), to Q40.
+            let norm = roundingShiftRight(horizontal &* cosDip &- mz &* sinDip, by: 6)
             disturbance.update(
-                norm: Int64(norm) &<< 24, sinDip: sinDip, cosDip: cosDip, dt: dt, currentGain: currentGain,
+                norm: norm, sinDip: sinDip, cosDip: cosDip, dt: dt, currentGain: currentGain,
                 referenceGain: g.reference, turning: turning, coefficients: c)
         }
 
