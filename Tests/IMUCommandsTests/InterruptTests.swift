@@ -8,7 +8,7 @@ import Testing
     func stopSignalEndsReadCleanly(signal: Int32) async throws {
         let process = try IMUProcess(["read", "--sim", "--rate", "50", "--format", "csv"])
         // Signal once samples flow (the header's lines and a few rows), however slow the machine.
-        let reading = try await process.waitForOutput(lines: 10, within: 20)
+        let reading = try await process.waitForOutput(lines: 10, within: 90)
         #expect(reading, "imu read printed nothing to interrupt")
         process.send(signal)
         let result = try await process.finish(within: 2)

@@ -31,7 +31,8 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: path) }
         let process = try IMUProcess(["record", "--sim", "shake", "--rate", "200", "--output", path])
         var size = 0
-        for _ in 0..<400 {
+        // However loaded the machine (the BROAD tests run beside this one), wait for the data.
+        for _ in 0..<3600 {
             try await Task.sleep(for: .milliseconds(25))
             size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
             if size > 20_000 { break }  // well over a second of samples synced
