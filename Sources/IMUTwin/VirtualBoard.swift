@@ -44,7 +44,8 @@ public final class VirtualBoard: @unchecked Sendable {
         bus = VirtualI2CBus(clock: clock, lock: lock)
         gpio = VirtualGPIOChip(clock: clock, lock: lock)
         scenarioStart = clock.now
-        gpio.catchUp = { [unowned self] time in self.bus.catchUpAll(to: time) }
+        // Weak: the bus and its chips may outlive the board (a driver keeps the bus).
+        gpio.catchUp = { [weak self] time in self?.bus.catchUpAll(to: time) }
 
         for placement in profile.imus {
             let source = chipInputSource(for: placement)

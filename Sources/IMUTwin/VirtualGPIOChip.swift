@@ -33,7 +33,8 @@ public final class VirtualGPIOChip: GPIOChip, @unchecked Sendable {
     public func connect(_ pin: InterruptPin, toLine line: Int) {
         lock.withLock {
             levels[line] = pin.isHigh
-            pin.onChange = { [unowned self] high, time in self.lineChanged(line, high: high, at: time) }
+            // Weak: a chip emulator (kept alive by a driver's bus) may outlive the GPIO chip.
+            pin.onChange = { [weak self] high, time in self?.lineChanged(line, high: high, at: time) }
         }
     }
 
