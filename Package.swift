@@ -10,7 +10,7 @@ let package = Package(
             targets: [
                 "IMUBus", "IMUGeometry", "IMUDrivers", "IMUBoards", "IMULinux", "IMUTwin",
                 "IMUFusion", "IMUFusionReference", "IMULog", "IMUGeomagnetism", "IMUCalibration",
-                "IMUMotion", "IMUEvents", "IMURules", "IMUPlot",
+                "IMUMotion", "IMUKit", "IMUEvents", "IMURules", "IMUPlot",
             ]
         ),
         .executable(name: "imu", targets: ["imu"]),
@@ -63,6 +63,12 @@ let package = Package(
             name: "IMUMotion",
             dependencies: ["IMUGeometry", "IMUGeomagnetism", "IMUDrivers", "IMUFusion", "IMUFusionReference"]
         ),
+        // The motion manager (Core Motion's CMMotionManager): one per IMU, pull and push delivery,
+        // and the acquisition loop the CLI's live commands share.
+        .target(
+            name: "IMUKit",
+            dependencies: ["IMUBus", "IMUDrivers", "IMUBoards", "IMUTwin", "IMUGeometry", "IMUMotion"]
+        ),
         // Recognisers: device orientation, shake, slap (events from device motion).
         .target(name: "IMUEvents", dependencies: ["IMUGeometry", "IMUMotion"]),
         // Rules files: event → GPIO or command actions, checked at load time.
@@ -87,7 +93,7 @@ let package = Package(
             name: "IMUCommands",
             dependencies: [
                 "IMUBus", "IMUDrivers", "IMUBoards", "IMULinux", "IMUTwin",
-                "IMUFusion", "IMUFusionReference", "IMULog", "IMUMotion", "IMUGeometry", "IMUGeomagnetism",
+                "IMUFusion", "IMUFusionReference", "IMULog", "IMUMotion", "IMUKit", "IMUGeometry", "IMUGeomagnetism",
                 "IMUCalibration", "IMUEvents", "IMURules", "IMUPlot",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -119,6 +125,7 @@ let package = Package(
             name: "IMUMotionTests",
             dependencies: ["IMUMotion", "IMUGeometry", "IMUDrivers", "IMUFusion", "IMUFusionReference"]
         ),
+        .testTarget(name: "IMUKitTests", dependencies: ["IMUKit", "IMUTwin", "IMUBus", "IMUDrivers", "IMUMotion"]),
         .testTarget(name: "IMUEventsTests", dependencies: ["IMUEvents", "IMUGeometry"]),
         .testTarget(name: "IMUPlotTests", dependencies: ["IMUPlot"]),
         .testTarget(name: "IMURulesTests", dependencies: ["IMURules", "IMUEvents", "IMUConfigFile", "IMUTwin", "IMUBus"]),

@@ -1,0 +1,93 @@
+import Dispatch
+import IMUDrivers
+import IMUMotion
+
+/// Everything a motion manager shares between its callers and its acquisition thread, kept
+/// behind one mutex: who consumes what, the latest values, and which acquisition run is current.
+struct ManagerState {
+    var intervals: [MotionSource: Double] = [:]
+    /// Sources started for polling (`startAccelerometerUpdates()` and the like).
+    var polled: Set<MotionSource> = []
+    /// Push consumers per source; key 0 is the source's handler (one, as in Core Motion), the
+    /// others are streams.
+    var sinks: [MotionSource: [Int: Sink]] = [:]
+    var nextStreamKey = 1
+
+    var accelerometerData: AccelerometerData?
+    var gyroData: GyroData?
+    var magnetometerData: MagnetometerData?
+    var deviceMotion: DeviceMotion?
+    var lastDelivered: [MotionSource: Double] = [:]
+    var pipeline: DeviceMotionPipeline<ReferenceFusionFilter>?
+    var declinationDegrees: Double?
+
+    /// Bumped whenever the running acquisition must end; a run whose number is no longer
+    /// current stops at its next sample and delivers nothing more.
+    var generation = 0
+    /// The chip rate of the current run (nil: the chip sleeps).
+    var runningRate: Double?
+    /// Left by the latest run when it is over (each run waits for the previous one, so the
+    /// driver only ever has one thread).
+    var lastRun: DispatchGroup?
+
+    func isActive(_ source: MotionSource) -> Bool {
+        polled.contains(source) || !(sinks[source]?.isEmpty ?? true)
+    }
+
+    /// The rate the chip must run at for the active sources: the fastest one's.
+    var wantedRate: Double? {
+        let active = MotionSource.allCases.filter(isActive)
+        guard let shortest = active.compactMap({ intervals[$0] }).min() else { return nil }
+        return 1 / shortest
+    }
+
+    /// Ends `source`'s updates: removes its consumers and returns their sinks, to be ended
+    /// outside the lock (ending a stream runs its termination handler, which takes the lock).
+    mutating func remove(_ source: MotionSource) -> [Sink] {
+        polled.remove(source)
+        let ended = Array((sinks.removeValue(forKey: source) ?? [:]).values)
+        lastDelivered[source] = nil
+        if source == .deviceMotion { pipeline = nil }
+        return ended
+    }
+
+    /// Whether `source` is due a value at `timestamp` (sources slower than the chip take every
+    /// n-th sample; half a period of slack absorbs timestamp jitter).
+    mutating func isDue(_ source: MotionSource, at timestamp: Double) -> Bool {
+        guard isActive(source), let rate = runningRate else { return false }
+        if let last = lastDelivered[source], timestamp - last < (intervals[source] ?? 0) - 0.5 / rate {
+            return false
+        }
+        lastDelivered[source] = timestamp
+        return true
+    }
+
+    /// Takes one sample (device axes): updates the latest values and returns what the push
+    /// consumers are to be given, to be handed over outside the lock.
+    mutating func take(_ sample: MotionSample) -> [(Sink, MotionOutput)] {
+        var outputs: [(MotionSource, MotionOutput)] = []
+        let t = sample.timestamp
+        if isDue(.accelerometer, at: t) {
+            let data = AccelerometerData(timestamp: t, acceleration: sample.acceleration)
+            accelerometerData = data
+            outputs.append((.accelerometer, .accelerometer(data)))
+        }
+        if isDue(.gyro, at: t) {
+            let data = GyroData(timestamp: t, rotationRate: sample.rotationRate)
+            gyroData = data
+            outputs.append((.gyro, .gyro(data)))
+        }
+        if let field = sample.magneticField, isDue(.magnetometer, at: t) {
+            let data = MagnetometerData(timestamp: t, magneticField: field)
+            magnetometerData = data
+            outputs.append((.magnetometer, .magnetometer(data)))
+        }
+        // The filter sees every sample whatever the interval; only its output is thinned out.
+        if pipeline != nil, isActive(.deviceMotion), var motion = pipeline!.update(sample), isDue(.deviceMotion, at: t) {
+            motion.magneticField = sample.magneticField.map { CalibratedMagneticField(field: $0, accuracy: .uncalibrated) }
+            deviceMotion = motion
+            outputs.append((.deviceMotion, .deviceMotion(motion)))
+        }
+        return outputs.flatMap { source, output in (sinks[source] ?? [:]).values.map { ($0, output) } }
+    }
+}
