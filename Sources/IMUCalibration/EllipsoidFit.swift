@@ -80,6 +80,15 @@ enum EllipsoidFit {
             hardIronMicrotesla: centre + spread * c, softIron: .identity, fieldMicrotesla: spread * r2.squareRoot())
     }
 
+    /// No correction: the readings as delivered, on a sphere around the origin whose radius is
+    /// their mean magnitude (the 1-parameter model a factory-calibrated part already fits).
+    static func asDelivered(_ samples: [Vector3]) -> MagnetometerModel? {
+        guard !samples.isEmpty else { return nil }
+        let field = samples.reduce(0) { $0 + $1.length } / Double(samples.count)
+        guard field > 0 else { return nil }
+        return MagnetometerModel(hardIronMicrotesla: .zero, softIron: .identity, fieldMicrotesla: field)
+    }
+
     /// Mean and RMS distance from it: the affine change of units that makes the fits' sums
     /// of order 1.
     static func normalisation(_ samples: [Vector3]) -> (Vector3, Double) {

@@ -3,13 +3,26 @@ import IMUGeometry
 
 /// The magnetometer calibration from a sweep through many orientations (a figure-eight):
 /// robust ellipsoid fit with outlier rejection, a sphere instead when the data cannot support
-/// a shape or the shape does not fit clearly better, then the quality figures and the accuracy.
+/// a shape or the shape does not fit clearly better, no correction at all when even the sphere
+/// does not (a factory-calibrated part), then the quality figures and the accuracy.
 public enum MagnetometerFit {
     public enum Model: String, Sendable, Equatable {
         /// Hard iron and symmetric soft iron (10-parameter quadric).
         case ellipsoid
         /// Hard iron only (4 parameters).
         case sphere
+        /// No correction: the part is calibrated already (e.g. at the factory) and a hard iron
+        /// would not lower the magnitude spread clearly; only the field strength is fitted.
+        case asDelivered = "as-delivered"
+
+        /// What the model found, in words for the calibration summary.
+        public var summary: String {
+            switch self {
+            case .ellipsoid: "hard- and soft-iron fit"
+            case .sphere: "hard-iron fit"
+            case .asDelivered: "no correction needed: the part is calibrated already"
+            }
+        }
     }
 
     public struct Report: Sendable, Equatable {
@@ -43,17 +56,26 @@ public enum MagnetometerFit {
                 .poorFit, "coverage \(format(roughCoverage.percent, 0))%" + (advice.map { ": \($0)" } ?? ""))
         }
 
-        // The sphere always; the ellipsoid where coverage can carry a shape, kept only if it
-        // is a plausible shape and fits clearly better (see `ellipsoidMinimumImprovement`).
+        // A ladder of models, each kept only when it fits clearly better than the one below
+        // (`minimumImprovement`): the readings as delivered, the sphere (hard iron), the
+        // ellipsoid (hard and soft iron) where coverage can carry a shape and the shape is
+        // plausible. A step that does not pay describes the room (field gradients, noise)
+        // rather than the board, and would bend the heading instead of straightening it.
         guard let sphere = robust(samples, criteria: criteria, fit: EllipsoidFit.sphere) else {
             throw CalibrationRefusal(.poorFit, "the samples do not determine a centre: turn the device through more orientations")
         }
         var (model, fitted, kept) = (Model.sphere, sphere.model, sphere.kept)
+        if let delivered = robust(samples, criteria: criteria, fit: EllipsoidFit.asDelivered),
+           !criteria.paysOff(rms(sphere.model.residuals(sphere.kept)), over: rms(delivered.model.residuals(delivered.kept))) {
+            (model, fitted, kept) = (.asDelivered, delivered.model, delivered.kept)
+        }
         var ellipsoidFailed = false
         if roughCoverage.percent >= criteria.ellipsoidMinimumCoveragePercent {
             if let e = robust(samples, criteria: criteria, fit: EllipsoidFit.ellipsoid),
                axisRatio(e.model.softIron) <= criteria.maximumSoftIronAxisRatio {
-                if rms(e.model.residuals(e.kept)) <= (1 - criteria.ellipsoidMinimumImprovement) * rms(sphere.model.residuals(sphere.kept)) {
+                // Against the sphere (its rung below) even when the readings as delivered were
+                // kept: the shape's five extra parameters must pay on their own.
+                if criteria.paysOff(rms(e.model.residuals(e.kept)), over: rms(sphere.model.residuals(sphere.kept))) {
                     (model, fitted, kept) = (.ellipsoid, e.model, e.kept)
                 }
             } else {

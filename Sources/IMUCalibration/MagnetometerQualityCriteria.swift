@@ -24,12 +24,14 @@ public struct MagnetometerQualityCriteria: Sendable, Equatable {
     /// Largest ratio of the soft-iron matrix's semi-axes; a fitted shape more squashed than
     /// this is taken for a bad fit and the sphere is used instead.
     public var maximumSoftIronAxisRatio: Double
-    /// The ellipsoid is used only when it lowers the RMS residual by at least this fraction
-    /// compared with the sphere; otherwise its five extra parameters describe the room (field
-    /// gradients, noise) rather than the board. On the BROAD trials (factory-calibrated parts)
-    /// the ellipsoid lowered the residual by 3.5 % on the trial it was fitted to and widened the
-    /// magnitude spread on another; on boards with a few % of soft iron it lowers it by half.
-    public var ellipsoidMinimumImprovement: Double
+    /// A richer model (hard iron over none, soft iron over hard iron only) is used only when it
+    /// lowers the RMS residual by at least this fraction; otherwise its extra parameters
+    /// describe the room (field gradients, noise) rather than the board. On BROAD's
+    /// factory-calibrated magnetometer, trial 02's hard iron (0.5 µT) lowered the residual by
+    /// 7 % and its ellipsoid by 3.5 % more, and either moved the heading of the other trials
+    /// the wrong way about as often as the right way; on boards with a hard iron of a few µT
+    /// or a few % of soft iron the step lowers the residual by half or more.
+    public var minimumImprovement: Double
     /// Samples whose calibrated magnitude is more than this many robust standard deviations
     /// (1.4826 × MAD) from the median are outliers (a passing car, a screwdriver).
     public var outlierThreshold: Double
@@ -45,12 +47,17 @@ public struct MagnetometerQualityCriteria: Sendable, Equatable {
         acceptableFieldMicrotesla = 15...100
         ellipsoidMinimumCoveragePercent = 50
         maximumSoftIronAxisRatio = 2
-        ellipsoidMinimumImprovement = 0.1
+        minimumImprovement = 0.1
         outlierThreshold = 3
         maximumOutlierFraction = 0.2
     }
 
     public static let standard = MagnetometerQualityCriteria()
+
+    /// Whether a richer model's RMS residual is clearly below the simpler one's.
+    func paysOff(_ richerResidual: Double, over simplerResidual: Double) -> Bool {
+        richerResidual <= (1 - minimumImprovement) * simplerResidual
+    }
 
     public static func == (a: Self, b: Self) -> Bool {
         a.residualPercent == b.residualPercent && a.coveragePercent == b.coveragePercent
@@ -59,7 +66,7 @@ public struct MagnetometerQualityCriteria: Sendable, Equatable {
             && a.acceptableFieldMicrotesla == b.acceptableFieldMicrotesla
             && a.ellipsoidMinimumCoveragePercent == b.ellipsoidMinimumCoveragePercent
             && a.maximumSoftIronAxisRatio == b.maximumSoftIronAxisRatio
-            && a.ellipsoidMinimumImprovement == b.ellipsoidMinimumImprovement
+            && a.minimumImprovement == b.minimumImprovement
             && a.outlierThreshold == b.outlierThreshold && a.maximumOutlierFraction == b.maximumOutlierFraction
     }
 

@@ -231,7 +231,7 @@ struct CalibrateMagnetometer: ParsableCommand {
             json: CalibrationJSON.magnetometer(calibration),
             words: "hard iron: x \(number(h.x, 2)) y \(number(h.y, 2)) z \(number(h.z, 2)) µT; field \(number(calibration.fieldMicrotesla, 1)) µT;"
                 + " residual \(number(calibration.residualPercent, 2)) %; coverage \(number(calibration.coveragePercent, 0)) %;"
-                + " accuracy \(calibration.accuracy.rawValue) (\(report.model.rawValue) fit, \(report.outliersRejected) outliers left out)"
+                + " accuracy \(calibration.accuracy.rawValue) (\(report.model.summary); \(report.outliersRejected) outliers left out)"
                 + (report.advice.map { "\nto do better: \($0)" } ?? ""),
             saved: saved)
     }

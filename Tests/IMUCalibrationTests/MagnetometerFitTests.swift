@@ -248,4 +248,26 @@ struct MagnetometerModelChoiceTests {
         #expect((report.calibration.hardIronMicrotesla - errors.hardIronMicrotesla).length < 0.3)
         #expect(report.calibration.accuracy == .high)
     }
+
+    @Test func aPartCalibratedAlreadyIsLeftAsDelivered() throws {
+        var errors = MagnetometerErrors()
+        (errors.hardIronMicrotesla, errors.softIron) = (.zero, .identity)
+        let report = try MagnetometerFit.calibrate(
+            magnetometerSweep(errors, count: 1500, seed: 92), expectedFieldMicrotesla: earthFieldMicrotesla.length)
+        #expect(report.model == .asDelivered)
+        #expect(report.calibration.hardIronMicrotesla == .zero)
+        #expect(report.calibration.softIron == .identity)
+        #expect(abs(report.calibration.fieldMicrotesla - earthFieldMicrotesla.length) < 0.1)
+        #expect(report.calibration.accuracy == .high)
+    }
+
+    /// The as-delivered rung must not swallow a real hard iron that is small: 1.5 µT against
+    /// 0.4 µT of noise still lowers the residual by half, so it is fitted.
+    @Test func aSmallHardIronIsStillCorrected() throws {
+        var errors = MagnetometerErrors()
+        (errors.hardIronMicrotesla, errors.softIron) = (Vector3(1.2, -0.6, 0.7), .identity)
+        let report = try MagnetometerFit.calibrate(magnetometerSweep(errors, count: 1500, seed: 93))
+        #expect(report.model == .sphere)
+        #expect((report.calibration.hardIronMicrotesla - errors.hardIronMicrotesla).length < 0.1)
+    }
 }

@@ -7,7 +7,9 @@ import Testing
 
 /// The calibration issue's real-data check: a magnetometer calibration fitted on one BROAD trial
 /// (02), applied to the others, must not make the heading worse. BROAD's magnetometer is already
-/// factory-calibrated, so the honest expectation is "about the same".
+/// factory-calibrated: the fit finds that (a hard iron of 0.5 µT would lower trial 02's
+/// magnitude spread by only 7 %, and moved the others' heading either way: mean 2.19° → 2.25°
+/// when it was applied) and leaves the readings as delivered.
 @Suite struct BROADMagnetometerCalibrationTests {
     @Test func aCalibrationFromOneTrialDoesNotDegradeTheHeadingOfTheOthers() throws {
         let folder = BROADReferenceTests.folder.path
@@ -17,7 +19,10 @@ import Testing
             return
         }
         let source = try BROADTrial.read(path: paths.first { $0.contains("/02_") }!)
-        let fit = try MagnetometerFit.calibrate(source.rows.map(\.magneticField)).calibration
+        let report = try MagnetometerFit.calibrate(source.rows.map(\.magneticField))
+        let fit = report.calibration
+        print("trial 02: \(report.model.summary); field \(fit.fieldMicrotesla) µT, residual \(fit.residualPercent) %")
+        #expect(report.model == .asDelivered)
         var raw: [Double] = [], calibrated: [Double] = []
         print("trial                                         heading raw  calibrated")
         for path in paths where !path.contains("/02_") {
@@ -30,12 +35,7 @@ import Testing
         }
         let meanRaw = raw.reduce(0, +) / Double(raw.count), meanCalibrated = calibrated.reduce(0, +) / Double(calibrated.count)
         print(String(format: "mean %49.2f %10.2f", meanRaw, meanCalibrated))
-        // Not met yet (2026-11-22: mean heading 2.21° raw, 2.32° calibrated; trials 14 and 18 worst):
-        // the hard iron fitted on trial 02 is not accurate enough for the others. Kept as a known
-        // issue so the figure is printed on every run and the test says so when it is fixed.
-        withKnownIssue("a calibration fitted on trial 02 still degrades the heading of other trials") {
-            #expect(meanCalibrated <= meanRaw + 0.05)
-        }
+        #expect(meanCalibrated <= meanRaw + 0.05)
     }
 
     static func headingRMSE(_ trial: BROADTrial, calibration: MagnetometerCalibration?) -> Double {
