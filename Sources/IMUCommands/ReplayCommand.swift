@@ -5,8 +5,6 @@ import IMUGeomagnetism
 import IMULog
 import IMUMotion
 
-extension ReferenceFrame: ExpressibleByArgument {}
-
 /// `imu replay`: the fusion pipeline over a recorded log, as fast as it goes.
 struct ReplayCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -25,17 +23,10 @@ struct ReplayCommand: ParsableCommand {
     @Argument(help: "A log in the replay CSV format (imu record, imu read --format csv).")
     var log: String
 
-    @Option(help: "Reference frame (default: xMagneticNorthZVertical with a magnetometer, else xArbitraryZVertical).")
-    var frame: ReferenceFrame?
+    @OptionGroup var frameOptions: FrameOptions
 
     @Option(help: "Output format: csv, jsonl or table.")
     var format: SampleFormat = .csv
-
-    @Option(help: "Magnetic declination in degrees, east positive (for xTrueNorthZVertical).")
-    var declination: Double?
-
-    @Option(help: "latitude,longitude[,height km] for the World Magnetic Model's declination (for xTrueNorthZVertical).")
-    var location: String?
 
     func run() throws {
         StopSignal.install()
@@ -46,43 +37,15 @@ struct ReplayCommand: ParsableCommand {
             throw CommandError("\(error)")
         }
         if recording.report.skippedTotal > 0 { printToStandardError("imu: \(recording.report)") }
-        let hasMagnetometer = recording.samples.contains { $0.magneticField != nil }
-        let frame = self.frame ?? (hasMagnetometer ? .xMagneticNorthZVertical : .xArbitraryZVertical)
-        if frame.needsMagnetometer && !hasMagnetometer {
-            throw CommandError("\(frame.rawValue) needs a magnetometer, and \(log) has no magnetometer columns; use xArbitraryZVertical")
-        }
-        guard let conversion = FrameConversion(frame: frame, declinationDegrees: try declinationDegrees()) else {
-            throw CommandError("xTrueNorthZVertical needs the magnetic declination: give --declination DEGREES or --location LAT,LON")
-        }
-        var calibration = try AppliedCalibration(for: CalibrationSource.replay(recording, path: log).chipIdentity)
-        let filter = FixedFusionFilter(usesMagnetometer: frame.needsMagnetometer)
-        var pipeline = DeviceMotionPipeline(filter: filter, frame: conversion)
+        var fusion = try LogFusion(recording, path: log, options: frameOptions)
         let formatter = MotionFormatter(format)
         var output = LineOutput()
-        let source = (log as NSString).lastPathComponent + ", calibration: " + calibration.summary
-        for line in formatter.header(frame: frame, source: source) { output.write(line) }
+        for line in formatter.header(frame: fusion.frame, source: fusion.source) { output.write(line) }
         for sample in recording.samples {
             if StopSignal.isRequested { break }
-            let calibrated = calibration.apply(to: sample)
-            if let motion = pipeline.update(calibrated) {
-                output.write(formatter.line(for: motion.with(field: calibrated.magneticField, accuracy: calibration.magnetometerAccuracy)))
-            }
+            if let motion = fusion.update(sample) { output.write(formatter.line(for: motion)) }
         }
         output.flush()
-    }
-
-    /// From --declination, or from --location through WMM2025 at today's date.
-    func declinationDegrees() throws -> Double? {
-        if let declination { return declination }
-        guard let location else { return nil }
-        let parts = location.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
-        guard parts.count == 2 || parts.count == 3, parts.allSatisfy({ $0 != nil }),
-              let latitude = parts[0], let longitude = parts[1], abs(latitude) <= 90, abs(longitude) <= 360
-        else {
-            throw ValidationError("--location must be latitude,longitude[,height km] in degrees, like 52.52,13.40, not \(location)")
-        }
-        let place = GeodeticLocation(latitude: latitude, longitude: longitude, heightKilometers: parts.count == 3 ? parts[2]! : 0)
-        return WorldMagneticModel.declination(at: place, decimalYear: DecimalYear.now)
     }
 }
 

@@ -80,9 +80,8 @@ public struct TimeSeriesChart: Sendable {
 
         for (k, name) in panel.componentNames.enumerated() {
             let color = Self.colors[k % Self.colors.count]
-            let points = decimated(panel, component: k, columns: Int(right - left))
-                .map { "\(f(x($0.t))),\(f(y($0.v)))" }
-            if !points.isEmpty {
+            for run in decimated(panel, component: k, columns: Int(right - left)) {
+                let points = run.map { "\(f(x($0.t))),\(f(y($0.v)))" }
                 out += "<polyline fill=\"none\" stroke=\"\(color)\" stroke-width=\"1.2\" points=\"\(points.joined(separator: " "))\"/>\n"
             }
             let lx = right - Double(panel.componentNames.count - k) * 70
@@ -92,26 +91,30 @@ public struct TimeSeriesChart: Sendable {
         return out + "</g>\n"
     }
 
-    /// Per pixel column, the lowest and highest value in time order; NaNs are gaps left out.
-    private func decimated(_ panel: ChartPanel, component k: Int, columns: Int) -> [(t: Double, v: Double)] {
+    /// Per pixel column, the lowest and highest value in time order, as runs of points that a
+    /// NaN (a missing value, or a break the caller asks for) separates.
+    private func decimated(_ panel: ChartPanel, component k: Int, columns: Int) -> [[(t: Double, v: Double)]] {
+        typealias Point = (t: Double, v: Double)
         let tRange = range(panel.times)
-        var buckets: [Int: (min: (t: Double, v: Double), max: (t: Double, v: Double))] = [:]
-        var order: [Int] = []
+        var runs: [[(column: Int, min: Point, max: Point)]] = [[]]
         for (i, t) in panel.times.enumerated() where k < panel.values[i].count {
             let v = panel.values[i][k]
-            guard v.isFinite else { continue }
+            guard v.isFinite else {
+                if !runs[runs.count - 1].isEmpty { runs.append([]) }
+                continue
+            }
             let column = Int((t - tRange.lowerBound) / (tRange.upperBound - tRange.lowerBound) * Double(max(columns, 1)))
-            if let b = buckets[column] {
-                buckets[column] = (v < b.min.v ? (t, v) : b.min, v > b.max.v ? (t, v) : b.max)
+            if let b = runs[runs.count - 1].last, b.column == column {
+                runs[runs.count - 1][runs[runs.count - 1].count - 1] = (column, v < b.min.v ? (t, v) : b.min, v > b.max.v ? (t, v) : b.max)
             } else {
-                buckets[column] = ((t, v), (t, v))
-                order.append(column)
+                runs[runs.count - 1].append((column, (t, v), (t, v)))
             }
         }
-        return order.flatMap { column -> [(t: Double, v: Double)] in
-            let b = buckets[column]!
-            if b.min.t == b.max.t { return [b.min] }
-            return b.min.t < b.max.t ? [b.min, b.max] : [b.max, b.min]
+        return runs.filter { !$0.isEmpty }.map { run in
+            run.flatMap { b -> [Point] in
+                if b.min.t == b.max.t { return [b.min] }
+                return b.min.t < b.max.t ? [b.min, b.max] : [b.max, b.min]
+            }
         }
     }
 

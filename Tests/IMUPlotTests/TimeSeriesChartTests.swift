@@ -37,6 +37,16 @@ import Testing
         #expect(ys.max()! - ys.min()! > 180)
     }
 
+    @Test func aNaNBreaksTheLineInTwo() {
+        let times = (0..<100).map { Double($0) / 100 }
+        let values = times.indices.map { [$0 == 50 ? Double.nan : Double($0)] }
+        let svg = TimeSeriesChart(title: "gap", panels: [
+            ChartPanel(title: "Attitude", unit: "°", componentNames: ["roll"], times: times, values: values),
+        ]).svg()
+        let runs = svg.components(separatedBy: "points=\"").dropFirst().map { $0.prefix { $0 != "\"" }.split(separator: " ").count }
+        #expect(runs == [50, 49])
+    }
+
     @Test func ticksAreRoundNumbers() {
         let chart = chart(samples: 10)
         #expect(chart.ticks(0...10) == [0, 2, 4, 6, 8, 10])

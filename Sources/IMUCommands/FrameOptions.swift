@@ -1,0 +1,45 @@
+import ArgumentParser
+import IMUGeomagnetism
+import IMUMotion
+
+extension ReferenceFrame: ExpressibleByArgument {}
+
+/// `--frame`, `--declination` and `--location`: the reference frame device motion is given in,
+/// and the magnetic declination that `xTrueNorthZVertical` needs.
+struct FrameOptions: ParsableArguments {
+    @Option(help: "Reference frame (default: xMagneticNorthZVertical with a magnetometer, else xArbitraryZVertical).")
+    var frame: ReferenceFrame?
+
+    @Option(help: "Magnetic declination in degrees, east positive (for xTrueNorthZVertical).")
+    var declination: Double?
+
+    @Option(help: "latitude,longitude[,height km] for the World Magnetic Model's declination (for xTrueNorthZVertical).")
+    var location: String?
+
+    /// The frame asked for (or the default for the data) and its conversion; `source` names
+    /// what lacks a magnetometer in the error.
+    func resolve(hasMagnetometer: Bool, source: String) throws -> (frame: ReferenceFrame, conversion: FrameConversion) {
+        let frame = self.frame ?? (hasMagnetometer ? .xMagneticNorthZVertical : .xArbitraryZVertical)
+        if frame.needsMagnetometer && !hasMagnetometer {
+            throw CommandError("\(frame.rawValue) needs a magnetometer, and \(source) has none; use xArbitraryZVertical")
+        }
+        guard let conversion = FrameConversion(frame: frame, declinationDegrees: try declinationDegrees()) else {
+            throw CommandError("xTrueNorthZVertical needs the magnetic declination: give --declination DEGREES or --location LAT,LON")
+        }
+        return (frame, conversion)
+    }
+
+    /// From --declination, or from --location through WMM2025 at today's date.
+    func declinationDegrees() throws -> Double? {
+        if let declination { return declination }
+        guard let location else { return nil }
+        let parts = location.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+        guard parts.count == 2 || parts.count == 3, parts.allSatisfy({ $0 != nil }),
+              let latitude = parts[0], let longitude = parts[1], abs(latitude) <= 90, abs(longitude) <= 360
+        else {
+            throw ValidationError("--location must be latitude,longitude[,height km] in degrees, like 52.52,13.40, not \(location)")
+        }
+        let place = GeodeticLocation(latitude: latitude, longitude: longitude, heightKilometers: parts.count == 3 ? parts[2]! : 0)
+        return WorldMagneticModel.declination(at: place, decimalYear: DecimalYear.now)
+    }
+}
