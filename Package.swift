@@ -123,7 +123,10 @@ let package = Package(
         .testTarget(name: "IMUGeomagnetismTests", dependencies: ["IMUGeomagnetism"]),
         .testTarget(
             name: "IMUMotionTests",
-            dependencies: ["IMUMotion", "IMUGeometry", "IMUDrivers", "IMUFusion", "IMUFusionReference"]
+            dependencies: [
+                "IMUMotion", "IMUGeometry", "IMUDrivers", "IMUFusion", "IMUFusionReference",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
         ),
         .testTarget(name: "IMUKitTests", dependencies: ["IMUKit", "IMUTwin", "IMUBus", "IMUDrivers", "IMUMotion"]),
         .testTarget(name: "IMUEventsTests", dependencies: ["IMUEvents", "IMUGeometry"]),
