@@ -67,7 +67,9 @@ let package = Package(
         // and the acquisition loop the CLI's live commands share.
         .target(
             name: "IMUKit",
-            dependencies: ["IMUBus", "IMUDrivers", "IMUBoards", "IMUTwin", "IMUGeometry", "IMUMotion"]
+            dependencies: [
+                "IMUBus", "IMUDrivers", "IMUBoards", "IMULinux", "IMUTwin", "IMUGeometry", "IMUMotion", "IMUCalibration",
+            ]
         ),
         // Recognisers: device orientation, shake, slap (events from device motion).
         .target(name: "IMUEvents", dependencies: ["IMUGeometry", "IMUMotion"]),
@@ -125,7 +127,10 @@ let package = Package(
             name: "IMUMotionTests",
             dependencies: ["IMUMotion", "IMUGeometry", "IMUDrivers", "IMUFusion", "IMUFusionReference"]
         ),
-        .testTarget(name: "IMUKitTests", dependencies: ["IMUKit", "IMUTwin", "IMUBus", "IMUDrivers", "IMUMotion"]),
+        .testTarget(
+            name: "IMUKitTests",
+            dependencies: ["IMUKit", "IMUTwin", "IMUBus", "IMUDrivers", "IMUMotion", "IMUGeometry", "IMUCalibration", "IMUBoards"]
+        ),
         .testTarget(name: "IMUEventsTests", dependencies: ["IMUEvents", "IMUGeometry"]),
         .testTarget(name: "IMUPlotTests", dependencies: ["IMUPlot"]),
         .testTarget(name: "IMURulesTests", dependencies: ["IMURules", "IMUEvents", "IMUConfigFile", "IMUTwin", "IMUBus"]),
