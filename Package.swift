@@ -102,6 +102,8 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "imu", dependencies: ["IMUCommands"]),
+        // The motion manager example of Docs/core-motion.md, kept compiling with the package.
+        .executableTarget(name: "motion-example", dependencies: ["IMUKit", "IMUMotion", "IMUTwin"], path: "Examples/MotionExample"),
 
         .testTarget(name: "IMUBusTests", dependencies: ["IMUBus"]),
         .testTarget(
