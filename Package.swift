@@ -67,7 +67,9 @@ let package = Package(
         // and the acquisition loop the CLI's live commands share.
         .target(
             name: "IMUKit",
-            dependencies: ["IMUBus", "IMUDrivers", "IMUBoards", "IMUTwin", "IMUGeometry", "IMUMotion"]
+            dependencies: [
+                "IMUBus", "IMUDrivers", "IMUBoards", "IMULinux", "IMUTwin", "IMUGeometry", "IMUMotion", "IMUCalibration",
+            ]
         ),
         // Recognisers: device orientation, shake, slap (events from device motion).
         .target(name: "IMUEvents", dependencies: ["IMUGeometry", "IMUMotion"]),
@@ -100,6 +102,8 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "imu", dependencies: ["IMUCommands"]),
+        // The motion manager example of Docs/core-motion.md, kept compiling with the package.
+        .executableTarget(name: "motion-example", dependencies: ["IMUKit", "IMUMotion", "IMUTwin"], path: "Examples/MotionExample"),
 
         .testTarget(name: "IMUBusTests", dependencies: ["IMUBus"]),
         .testTarget(
@@ -128,7 +132,10 @@ let package = Package(
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
-        .testTarget(name: "IMUKitTests", dependencies: ["IMUKit", "IMUTwin", "IMUBus", "IMUDrivers", "IMUMotion"]),
+        .testTarget(
+            name: "IMUKitTests",
+            dependencies: ["IMUKit", "IMUTwin", "IMUBus", "IMUDrivers", "IMUMotion", "IMUGeometry", "IMUCalibration", "IMUBoards"]
+        ),
         .testTarget(name: "IMUEventsTests", dependencies: ["IMUEvents", "IMUGeometry"]),
         .testTarget(name: "IMUPlotTests", dependencies: ["IMUPlot"]),
         .testTarget(name: "IMURulesTests", dependencies: ["IMURules", "IMUEvents", "IMUConfigFile", "IMUTwin", "IMUBus"]),

@@ -5,6 +5,7 @@ import IMUCalibration
 import IMUDrivers
 import IMUGeomagnetism
 import IMUGeometry
+import IMUKit
 import IMULog
 
 /// `imu calibrate`: gyro bias, six-pose accelerometer, figure-eight magnetometer; stored per chip.

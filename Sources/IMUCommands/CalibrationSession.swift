@@ -66,14 +66,6 @@ enum CalibrationSource {
     }
 }
 
-extension InertialSample {
-    init(_ sample: MotionSample) {
-        self.init(
-            timestamp: sample.timestamp, accelerationG: sample.acceleration,
-            rotationRateRadiansPerSecond: sample.rotationRate, temperatureCelsius: sample.temperature)
-    }
-}
-
 /// Saving one part of a chip's calibration file and printing the outcome.
 struct CalibrationOutcome {
     let json: Bool

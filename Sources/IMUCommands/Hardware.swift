@@ -1,6 +1,7 @@
 import IMUBoards
 import IMUBus
 import IMUDrivers
+import IMUKit
 import IMULinux
 import IMUTwin
 
@@ -64,79 +65,27 @@ enum Hardware {
     }
 
     /// A real bus: the one named, else the computer profile's header bus, else the first bus
-    /// where a supported chip answers. The board is the one named, else the best match.
+    /// where a supported chip answers. The board is the one named, else the best match
+    /// (IMUKit's `LinuxHardware`, which the motion manager opens hardware with too).
     static func openLinux(board: String?, bus busPath: String?) throws -> HardwareSession {
-        let clock = LinuxMonotonicClock()
-        let named = try board.map(profile(named:))
-        if let named, named.imus.isEmpty {
-            throw CommandError("the board '\(named.name)' carries no IMU (it is a computer profile); name a hat, e.g. --board sense-hat")
+        let hardware: IMUHardware
+        do throws(HardwareOpenError) {
+            hardware = try LinuxHardware.open(board: board, bus: busPath, catalog: catalog())
+        } catch .noI2CBus {
+            throw CommandError.noI2CBus
+        } catch .boardWithoutIMU(let name) {
+            throw CommandError("the board '\(name)' carries no IMU (it is a computer profile); name a hat, e.g. --board sense-hat")
+        } catch {
+            throw CommandError("\(error)")
         }
-        let candidates: [String]
-        if let busPath {
-            candidates = [busPath]
-        } else {
-            let available = LinuxI2CBus.availableBuses().map(\.path)
-            guard !available.isEmpty else { throw CommandError.noI2CBus }
-            let header = (try? catalog().computerProfile())??.i2cBus.map { "/dev/i2c-\($0)" }
-            candidates = header.map { h in [h] + available.filter { $0 != h } } ?? available
-        }
-
-        var lastError: String?
-        for path in candidates {
-            let bus: LinuxI2CBus
-            do { bus = try LinuxI2CBus(path: path) } catch {
-                lastError = error.description
-                continue
-            }
-            if let named {
-                let placement = named.imus[0]
-                return HardwareSession(
-                    bus: bus, clock: clock, board: named, placement: placement,
-                    driver: placement.makeDriver(bus: bus, clock: clock), twin: nil)
-            }
-            let survey: BusSurvey
-            do { survey = try BusSurvey.survey(bus) } catch {
-                lastError = error.description
-                continue
-            }
-            guard let chip = survey.chips.first else {
-                lastError = "no supported IMU on \(path)" + (survey.unsupported.first.map { " (found an \($0.part) at \(hex($0.address)), which imu does not drive)" } ?? "")
-                continue
-            }
-            let (profile, placement) = bestProfile(for: survey, chip: chip)
-            return HardwareSession(
-                bus: bus, clock: clock, board: profile, placement: placement,
-                driver: placement.makeDriver(bus: bus, clock: clock), twin: nil)
-        }
-        throw CommandError(lastError ?? "no supported IMU found")
+        return HardwareSession(
+            bus: hardware.bus, clock: hardware.clock, board: hardware.board, placement: hardware.placement,
+            driver: hardware.driver, twin: nil)
     }
 
-    /// The best-matching hat profile for what a survey found, or a profile made on the spot
-    /// for the chip alone (mounted as the device).
-    static func bestProfile(for survey: BusSurvey, chip: FoundChip) -> (BoardProfile, IMUPlacement) {
-        if let name = suggestions(for: survey).first,
-           let profile = try? catalog().profile(named: name),
-           let placement = profile.imus.first(where: { $0.address == chip.address }) {
-            return (profile, placement)
-        }
-        let placement = IMUPlacement(chip: chip.model, address: chip.address, magnetometerAddress: chip.magnetometerAddress)
-        let profile = BoardProfile(name: "detected", title: "\(chip.model.rawValue) (no board profile)", kind: .hat, imus: [placement])
-        return (profile, placement)
-    }
-
-    /// Hat profiles that fit a survey, best first (real hats only; the twin's own board is
-    /// suggested only on the twin's bus).
+    /// Hat profiles that fit a survey, best first.
     static func suggestions(for survey: BusSurvey) -> [String] {
-        var detected = survey.addresses.map { DetectedDevice(address: $0) }
-        for chip in survey.chips {
-            for address in [chip.address] + (chip.magnetometerAddress.map { [$0] } ?? []) {
-                if let i = detected.firstIndex(where: { $0.address == address }) { detected[i].chip = chip.model }
-            }
-        }
-        let profiles = ((try? catalog().allProfiles()) ?? []).filter { $0.kind == .hat }
-        let ranked = BoardDetection.suggestions(for: detected, among: profiles)
-        guard let best = ranked.first else { return [] }
-        return ranked.filter { $0.ties(with: best) }.map(\.name)
+        catalog().hatSuggestions(for: survey)
     }
 
     // MARK: imu probe

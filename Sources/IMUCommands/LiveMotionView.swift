@@ -67,7 +67,7 @@ struct LiveMotionView {
     func sparkline(_ values: [Double], range: Double) -> String {
         let blocks = Array("▁▂▃▄▅▆▇█")
         guard !values.isEmpty else { return "" }
-        let perColumn = max(1, values.count / Self.graphWidth)
+        let perColumn = max(1, (values.count + Self.graphWidth - 1) / Self.graphWidth)  // at most graphWidth columns
         var text = ""
         for start in stride(from: 0, to: values.count, by: perColumn) {
             let chunk = values[start..<min(values.count, start + perColumn)]

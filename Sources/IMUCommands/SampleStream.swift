@@ -17,11 +17,14 @@ struct SampleStream {
 
     /// Where trouble is told (the CLI prints it; the daemon logs it).
     var report: (String) -> Void = { printToStandardError("imu: " + $0) }
+    /// Told the running total of lost samples whenever it grows.
+    var lost: (Int) -> Void = { _ in }
 
     private var loop: AcquisitionLoop {
         var loop = AcquisitionLoop(
             driver: session.driver, clock: session.clock, placement: session.placement, rate: rate, duration: duration)
         loop.report = report
+        loop.onLost = lost
         loop.shouldStop = { StopSignal.isRequested }
         return loop
     }

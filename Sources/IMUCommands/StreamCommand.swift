@@ -60,7 +60,9 @@ struct StreamCommand: ParsableCommand {
         let format = self.format ?? (isatty(STDOUT_FILENO) != 0 ? .table : .csv)
         let live = format == .table && isatty(STDOUT_FILENO) != 0
 
-        let stream = SampleStream(session: session, rate: rate, duration: duration)
+        var lostSoFar = 0
+        var stream = SampleStream(session: session, rate: rate, duration: duration)
+        stream.lost = { lostSoFar = $0 }
         _ = try stream.configure()
         var output = LineOutput()
         defer { output.flush() }
@@ -77,7 +79,7 @@ struct StreamCommand: ParsableCommand {
             rows += 1
             if live {
                 view.add(motion)
-                if let frameText = view.frame(for: motion, dropped: 0, wallClock: ProcessInfo.processInfo.systemUptime) {
+                if let frameText = view.frame(for: motion, dropped: lostSoFar, wallClock: ProcessInfo.processInfo.systemUptime) {
                     output.write(String(frameText.dropLast()))
                     output.flush()
                 }

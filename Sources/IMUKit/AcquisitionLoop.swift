@@ -22,6 +22,8 @@ public struct AcquisitionLoop {
     /// Where the end of an outage is told; `report` when nil (the CLI says both alike, the
     /// manager tells its handlers only of trouble: a recovery is not an error).
     public var recovered: ((String) -> Void)?
+    /// Told the running total of lost samples whenever it grows (a live view shows it).
+    public var onLost: (Int) -> Void = { _ in }
     /// Checked between reads: a stop asked for from outside (Ctrl-C, the manager's stop).
     public var shouldStop: () -> Bool = { false }
 
@@ -87,6 +89,7 @@ public struct AcquisitionLoop {
                     let gap = clock.now - lost.since
                     let missed = Int((gap / period).rounded())
                     dropped += missed
+                    if missed > 0 { onLost(dropped) }
                     (recovered ?? report)("the chip is back after \(String(format: "%.2f", gap)) s and reconfigured; \(missed) samples were lost")
                     outage = nil
                     next = clock.now
@@ -101,7 +104,11 @@ public struct AcquisitionLoop {
                 if usesFIFO {
                     clock.sleep(seconds: drainWait)
                     batch.removeAll(keepingCapacity: true)
-                    dropped += try driver.drainFIFO(into: &batch).dropped
+                    let overflowed = try driver.drainFIFO(into: &batch).dropped
+                    if overflowed > 0 {
+                        dropped += overflowed
+                        onLost(dropped)
+                    }
                     for sample in batch where deliver(sample) { return dropped }
                 } else {
                     if deliver(try driver.readSample()) { return dropped }

@@ -1,4 +1,5 @@
 import IMUBus
+import IMUCalibration
 import IMUDrivers
 
 /// The chip's driver and clock, owned by the manager. The driver is not thread-safe, so only
@@ -7,12 +8,15 @@ import IMUDrivers
 final class ChipAccess: @unchecked Sendable {
     let driver: any IMUDriver
     let clock: any MonotonicClock
-    /// Whatever must live as long as the manager (the twin behind a virtual bus).
+    /// Which chip this is (part, board, bus, address): its calibration is looked up by it.
+    let identity: ChipIdentity
+    /// Whatever must live as long as the manager (the twin behind a virtual bus, a Linux bus).
     let keepAlive: AnyObject?
 
-    init(driver: any IMUDriver, clock: any MonotonicClock, keepAlive: AnyObject?) {
+    init(driver: any IMUDriver, clock: any MonotonicClock, identity: ChipIdentity, keepAlive: AnyObject?) {
         self.driver = driver
         self.clock = clock
+        self.identity = identity
         self.keepAlive = keepAlive
     }
 }

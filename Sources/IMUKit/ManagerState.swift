@@ -18,7 +18,10 @@ struct ManagerState {
     var magnetometerData: MagnetometerData?
     var deviceMotion: DeviceMotion?
     var lastDelivered: [MotionSource: Double] = [:]
-    var pipeline: DeviceMotionPipeline<ReferenceFusionFilter>?
+    /// The chip's calibration, applied to each sample before fusion (it tracks the hard iron,
+    /// so it sees every sample).
+    var calibration: SensorCalibration
+    var pipeline: DeviceMotionPipeline<FixedFusionFilter>?
     var declinationDegrees: Double?
 
     /// Bumped whenever the running acquisition must end; a run whose number is no longer
@@ -29,6 +32,10 @@ struct ManagerState {
     /// Left by the latest run when it is over (each run waits for the previous one, so the
     /// driver only ever has one thread).
     var lastRun: DispatchGroup?
+
+    init(calibration: SensorCalibration) {
+        self.calibration = calibration
+    }
 
     func isActive(_ source: MotionSource) -> Bool {
         polled.contains(source) || !(sinks[source]?.isEmpty ?? true)
@@ -83,10 +90,12 @@ struct ManagerState {
             outputs.append((.magnetometer, .magnetometer(data)))
         }
         // The filter sees every sample whatever the interval; only its output is thinned out.
-        if pipeline != nil, isActive(.deviceMotion), var motion = pipeline!.update(sample), isDue(.deviceMotion, at: t) {
-            motion.magneticField = sample.magneticField.map { CalibratedMagneticField(field: $0, accuracy: .uncalibrated) }
-            deviceMotion = motion
-            outputs.append((.deviceMotion, .deviceMotion(motion)))
+        if pipeline != nil, isActive(.deviceMotion) {
+            let calibrated = calibration.apply(to: sample)
+            if let motion = pipeline!.update(calibrated), isDue(.deviceMotion, at: t) {
+                deviceMotion = motion.with(field: calibrated.magneticField, accuracy: calibration.magnetometerAccuracy)
+                outputs.append((.deviceMotion, .deviceMotion(deviceMotion!)))
+            }
         }
         return outputs.flatMap { source, output in (sinks[source] ?? [:]).values.map { ($0, output) } }
     }

@@ -1,6 +1,7 @@
 import Dispatch
 import IMUBoards
 import IMUBus
+import IMUCalibration
 import IMUDrivers
 import IMUMotion
 import IMUTwin
@@ -12,9 +13,14 @@ import Synchronization
 /// then read the latest whenever you like), through a handler on a queue you choose, or as an
 /// `AsyncSequence`. The chip runs while anyone consumes it and sleeps when the last one stops.
 ///
+/// Device motion is what the `imu` command shows: the chip's stored calibration (from
+/// `imu calibrate`, found by the chip's identity) applied to every sample, then the fixed-point
+/// fusion filter. The raw sources (accelerometer, gyro, magnetometer data) are as the chip
+/// gives them, in device axes.
+///
 /// ```swift
-/// let board = VirtualBoard(chip: .lsm9ds1, clock: RealTimeClock())   // the twin, in real time
-/// let manager = try MotionManager(board: board, requiring: [.accelerometer, .gyroscope])
+/// let manager = try MotionManager(boardNamed: "sense-hat")  // the IMU on /dev/i2c-1
+/// // or, without hardware: try MotionManager(board: VirtualBoard(chip: .lsm9ds1, clock: RealTimeClock()))
 /// manager.accelerometerUpdateInterval = 0.01          // 100 Hz
 /// manager.startAccelerometerUpdates()                 // poll: read the latest when you like
 /// if let data = manager.accelerometerData { print(data.timestamp, data.acceleration) }
@@ -30,37 +36,69 @@ public final class MotionManager: Sendable {
     /// What the chip has.
     public let capabilities: MotionCapabilities
     public let placement: IMUPlacement
+    /// Which chip this is (part, board, bus, address): its stored calibration is found by it.
+    public var chipIdentity: ChipIdentity { hardware.identity }
+    /// The calibration applied before fusion (nil: none; see `CalibrationChoice`).
+    public let calibrationFile: CalibrationFile?
     let hardware: ChipAccess
-    let state = Mutex(ManagerState())
+    let state: Mutex<ManagerState>
 
-    /// A manager for the chip behind `driver`, mounted as `placement` says, timed by `clock`.
-    /// Throws when the chip lacks a capability in `required`; without the declaration the
-    /// manager offers what there is (6D only on an MPU-6050).
+    /// A manager for the IMU on a Linux board: the board profile named `boardNamed` (a name
+    /// from Boards/, e.g. "sense-hat", "gy-521", or a profile file), on the I²C bus `bus`
+    /// ("/dev/i2c-1"). Without a bus, the computer's header bus is tried first, then every
+    /// other; without a board, the best-matching profile for what answers on the bus. Throws
+    /// when no IMU can be opened, when it lacks a capability in `required`, or when its stored
+    /// calibration is damaged.
     public convenience init(
-        driver: any IMUDriver, placement: IMUPlacement, clock: any MonotonicClock,
-        requiring required: MotionCapabilities = []
+        boardNamed board: String? = nil, bus: String? = nil, requiring required: MotionCapabilities = [],
+        calibration: CalibrationChoice = .stored
     ) throws(MotionManagerError) {
-        try self.init(hardware: ChipAccess(driver: driver, clock: clock, keepAlive: nil), placement: placement, requiring: required)
+        let hardware: IMUHardware
+        do throws(HardwareOpenError) {
+            hardware = try LinuxHardware.open(board: board, bus: bus)
+        } catch {
+            throw .hardware(error)
+        }
+        try self.init(hardware: hardware, requiring: required, calibration: calibration)
     }
 
-    /// A manager for the first IMU of the digital twin `board` (on the twin's own clock).
-    public convenience init(board: VirtualBoard, requiring required: MotionCapabilities = []) throws(MotionManagerError) {
+    /// A manager for an opened IMU (see `LinuxHardware.open`).
+    public convenience init(
+        hardware: IMUHardware, requiring required: MotionCapabilities = [], calibration: CalibrationChoice = .stored
+    ) throws(MotionManagerError) {
+        let access = ChipAccess(
+            driver: hardware.driver, clock: hardware.clock, identity: hardware.chipIdentity, keepAlive: hardware.bus as AnyObject)
+        try self.init(hardware: access, placement: hardware.placement, requiring: required, calibration: calibration)
+    }
+
+    /// A manager for the first IMU of the digital twin `board` (on the twin's own clock). Its
+    /// stored calibration is the one `imu calibrate --sim` saves for the same board.
+    public convenience init(
+        board: VirtualBoard, requiring required: MotionCapabilities = [], calibration: CalibrationChoice = .stored
+    ) throws(MotionManagerError) {
         guard let placement = board.profile.imus.first else { throw .noIMU(board: board.profile.name) }
-        let hardware = ChipAccess(driver: placement.makeDriver(bus: board.bus, clock: board.clock), clock: board.clock, keepAlive: board)
-        try self.init(hardware: hardware, placement: placement, requiring: required)
+        let driver = placement.makeDriver(bus: board.bus, clock: board.clock)
+        let identity = ChipIdentity(
+            chip: driver.model.rawValue, board: board.profile.name, bus: board.bus.name, address: Int(placement.address))
+        let hardware = ChipAccess(driver: driver, clock: board.clock, identity: identity, keepAlive: board)
+        try self.init(hardware: hardware, placement: placement, requiring: required, calibration: calibration)
     }
 
-    init(hardware: ChipAccess, placement: IMUPlacement, requiring required: MotionCapabilities) throws(MotionManagerError) {
+    init(
+        hardware: ChipAccess, placement: IMUPlacement, requiring required: MotionCapabilities, calibration: CalibrationChoice
+    ) throws(MotionManagerError) {
         chip = hardware.driver.model
         capabilities = MotionCapabilities(hardware.driver.capabilities)
         let missing = required.subtracting(capabilities)
         guard missing.isEmpty else { throw .missingCapabilities(missing, chip: chip) }
+        let applied = try calibration.resolve(for: hardware.identity)
+        calibrationFile = applied.file
         self.hardware = hardware
         self.placement = placement
         let chip = self.chip
-        state.withLock { state in
-            for source in MotionSource.allCases { state.intervals[source] = UpdateInterval.clamped(UpdateInterval.defaultSeconds, for: chip) }
-        }
+        var initial = ManagerState(calibration: applied)
+        for source in MotionSource.allCases { initial.intervals[source] = UpdateInterval.clamped(UpdateInterval.defaultSeconds, for: chip) }
+        state = Mutex(initial)
     }
 
     // MARK: Availability
@@ -186,9 +224,10 @@ public final class MotionManager: Sendable {
         state.withLock { state in
             guard state.pipeline?.referenceFrame != frame,
                   let conversion = FrameConversion(frame: frame, declinationDegrees: state.declinationDegrees) else { return }
-            // A new frame starts the estimate over: nil again until it is valid.
+            // A new frame starts the estimate over: nil again until it is valid. The fixed-point
+            // filter, as the `imu` command runs it; without the magnetometer in the arbitrary frame.
             state.pipeline = DeviceMotionPipeline(
-                filter: ReferenceFusionFilter(usesMagnetometer: frame != .xArbitraryZVertical), frame: conversion)
+                filter: FixedFusionFilter(usesMagnetometer: frame.needsMagnetometer), frame: conversion)
             state.deviceMotion = nil
         }
         return nil

@@ -12,6 +12,10 @@ public enum MotionManagerError: Error, Sendable, Equatable, CustomStringConverti
     case referenceFrameUnavailable(ReferenceFrame)
     /// A board without an IMU.
     case noIMU(board: String)
+    /// No IMU could be opened on this computer (no I²C bus, no chip answering, a bad profile).
+    case hardware(HardwareOpenError)
+    /// The chip's calibration file is damaged, or the calibration given is another chip's, in words.
+    case calibration(String)
     /// Trouble reading the chip, in words (an outage is reported once; updates resume by
     /// themselves when the chip answers again).
     case acquisition(String)
@@ -26,6 +30,10 @@ public enum MotionManagerError: Error, Sendable, Equatable, CustomStringConverti
             "the reference frame \(frame.rawValue) is not available on this hardware"
         case .noIMU(let board):
             "the board '\(board)' carries no IMU"
+        case .hardware(let error):
+            error.description
+        case .calibration(let message):
+            message
         case .acquisition(let message):
             message
         }

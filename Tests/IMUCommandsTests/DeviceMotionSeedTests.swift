@@ -37,8 +37,8 @@ import Testing
         // Turned 90° clockwise from upright, then laid down: the right edge down is landscape-right's gravity.
         let rows = try await stream("landscape-right")
         #expect(abs(settled(rows) { $0.gravity.0 } - 1) < 0.03)  // gravity x = +1
-        // Landscape-right is upright turned clockwise: pitch ≈ 0, |roll| = 90 (the right edge down).
-        #expect(abs(abs(settled(rows) { $0.roll }) - 90) < 2)
+        // Landscape-right is upright turned clockwise: pitch ≈ 0, roll = +90° (the right edge down).
+        #expect(abs(settled(rows) { $0.roll } - 90) < 2)
     }
 
     @Test func faceUpTopWestIsYawPlus90InANorthFrame() async throws {
