@@ -15,12 +15,12 @@ struct StreamCommand: ParsableCommand {
             Examples:
               imu stream --sim figure-eight
               imu stream --board sense-hat --frame xMagneticNorthZVertical --format csv > motion.csv
+              imu stream --board sense-hat --frame xTrueNorthZVertical --location 52.52,13.40
             """)
 
     @OptionGroup var source: IMUSourceOptions
 
-    @Option(help: "Reference frame (default: xMagneticNorthZVertical with a magnetometer, else xArbitraryZVertical).")
-    var frame: ReferenceFrame?
+    @OptionGroup var frameOptions: FrameOptions
 
     @Option(help: "Samples per second.")
     var rate: Double = 100
@@ -34,9 +34,6 @@ struct StreamCommand: ParsableCommand {
     @Option(help: "Stop after this many seconds.")
     var duration: Double?
 
-    @Option(help: "Magnetic declination in degrees, east positive (for xTrueNorthZVertical).")
-    var declination: Double?
-
     func validate() throws {
         guard rate.isFinite, rate >= 10, rate <= 1000 else {
             throw ValidationError("--rate must be between 10 and 1000 samples per second, not \(rate)")
@@ -48,14 +45,8 @@ struct StreamCommand: ParsableCommand {
         StopSignal.install()
         let session = try source.open()
         var calibration = try AppliedCalibration(for: session.chipIdentity)
-        let hasMagnetometer = session.driver.capabilities.magnetometer
-        let frame = self.frame ?? (hasMagnetometer ? .xMagneticNorthZVertical : .xArbitraryZVertical)
-        if frame.needsMagnetometer && !hasMagnetometer {
-            throw CommandError("\(frame.rawValue) needs a magnetometer; the \(session.driver.model.rawValue) has none: use xArbitraryZVertical")
-        }
-        guard let conversion = FrameConversion(frame: frame, declinationDegrees: declination) else {
-            throw CommandError("xTrueNorthZVertical needs the magnetic declination: give --declination DEGREES")
-        }
+        let (frame, conversion) = try frameOptions.resolve(
+            hasMagnetometer: session.driver.capabilities.magnetometer, source: "the \(session.driver.model.rawValue)")
         var pipeline = DeviceMotionPipeline(filter: FixedFusionFilter(usesMagnetometer: frame.needsMagnetometer), frame: conversion)
         let format = self.format ?? (isatty(STDOUT_FILENO) != 0 ? .table : .csv)
         let live = format == .table && isatty(STDOUT_FILENO) != 0
