@@ -46,9 +46,9 @@ struct TiltDemoView {
     /// magnitude (and what it accelerates by), and the tilt.
     static func status(push: Push, tiltDegrees: Double?) -> String {
         let degrees = push.angle * 180 / .pi
-        return "push \(arrow(for: push))  angle \(number(degrees, 1).leftPadded(6))° (\(number(push.angle, 3)) rad)"
-            + "  magnitude \(number(push.magnitude, 2)) = \(number(push.magnitude * Push.pointsPerSecondSquaredPerMagnitude, 0)) points/s²"
-            + (tiltDegrees.map { "  tilt \(number($0, 1))°" } ?? "  (waiting for the filter)")
+        return "push \(arrow(for: push))  angle \(number(degrees, 1).leftPadded(6))° (\(number(push.angle, 2)) rad)"
+            + "  magnitude \(number(push.magnitude, 2)) (\(number(push.magnitude * Push.pointsPerSecondSquaredPerMagnitude, 0)) points/s²)"
+            + (tiltDegrees.map { "  tilt \(number($0, 1))°" } ?? "  (filter warming up)")
     }
 
     /// The lines of one frame, each at most `columns` wide.

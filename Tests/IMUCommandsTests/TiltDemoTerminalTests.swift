@@ -95,4 +95,39 @@ import Testing
         #expect(status == 0, "exit status \(status) after \(key.debugDescription)")
         expectRestored(terminal, drawn)
     }
+
+    @Test("SIGTERM and SIGINT from kill end it and restore the terminal", arguments: [SIGTERM, SIGINT])
+    func killed(signal: Int32) async throws {
+        let terminal = try PseudoTerminalProcess(["demo", "tilt", "--sim"])
+        let drawing = try await terminal.waitForOutput(containing: "●", within: 60)
+        try #require(drawing, "no frame drawn in 60 s: \(terminal.text.suffix(500))")
+        terminal.send(signal)
+        let status = try await terminal.finish(within: 30)
+        #expect(status == 0, "exit status \(status) after signal \(signal)")
+        expectRestored(terminal, terminal.text)
+    }
+
+    @Test("a resized terminal gets a resized arena, the ball inside it")
+    func resized() async throws {
+        let terminal = try PseudoTerminalProcess(["demo", "tilt", "--sim"])
+        let drawing = try await terminal.waitForOutput(containing: "●", within: 60)
+        try #require(drawing, "no frame drawn in 60 s: \(terminal.text.suffix(500))")
+        terminal.resize(columns: 50, rows: 16)
+        // The top of a 48-cell arena between its corners.
+        let top = "┌" + String(repeating: "─", count: 48) + "┐"
+        let redrawn = try await terminal.waitForOutput(containing: top, within: 60)
+        terminal.type("q")
+        let status = try await terminal.finish(within: 30)
+        let drawn = terminal.text
+        try #require(redrawn, "no 50 × 16 frame: \(drawn.suffix(3000))")
+        #expect(status == 0)
+        // Every frame after the resize is 16 rows with the ball in the 48 × 12 arena.
+        let after = drawn[drawn.range(of: top)!.lowerBound...]
+        let frames = Self.frames(in: "\u{1B}[H" + after)
+        try #require(!frames.isEmpty)
+        for frame in frames {
+            #expect((0..<48).contains(frame.column) && (0..<12).contains(frame.row), "\(frame)")
+        }
+        expectRestored(terminal, drawn)
+    }
 }

@@ -115,6 +115,15 @@ final class PseudoTerminalProcess: @unchecked Sendable {
         return false
     }
 
+    /// Sends `signal` to `imu` (as `kill` does).
+    func send(_ signal: Int32) { kill(pid, signal) }
+
+    /// Makes the terminal `columns` × `rows` cells (as resizing its window does).
+    func resize(columns: UInt16, rows: UInt16) {
+        var window = winsize(ws_row: rows, ws_col: columns, ws_xpixel: 0, ws_ypixel: 0)
+        _ = ioctl(master, UInt(TIOCSWINSZ), &window)
+    }
+
     /// Types `keys` into the terminal.
     func type(_ keys: String) {
         let bytes = Array(keys.utf8)
