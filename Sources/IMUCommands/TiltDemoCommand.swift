@@ -66,15 +66,21 @@ struct TiltDemoCommand: ParsableCommand {
             defer { screen.restore() }
             var view = TiltDemoView(size: screen.size, source: title)
             var demo = TiltDemo(bounds: view.bounds, tilt: tilt, physics: physics)
-            try Self.run(session: session, rate: rate, duration: duration, calibration: calibration, demo: &demo) { demo, _ in
+            // Keys are looked at after every read, and while the chip is away (an outage) too.
+            let quit = {
+                // q, Q, Ctrl-C (3) or Escape.
+                if screen.keys().contains(where: { [UInt8(ascii: "q"), UInt8(ascii: "Q"), 3, 27].contains($0) }) {
+                    StopSignal.request()
+                }
+            }
+            try Self.run(session: session, rate: rate, duration: duration, calibration: calibration, demo: &demo, afterBatch: quit) { demo, _ in
                 if let size = screen.size, size != (view.columns, view.rows) {
                     view = TiltDemoView(size: size, source: title)
                     demo.resize(to: view.bounds)
                     screen.clear()
                 }
                 screen.draw(view.render(ball: demo.ball.position, push: demo.push, tiltDegrees: demo.gravity.map(TiltPush.tiltDegrees)))
-                // q, Q, Ctrl-C (3) or Escape quit.
-                return screen.keys().contains { $0 == UInt8(ascii: "q") || $0 == UInt8(ascii: "Q") || $0 == 3 || $0 == 27 }
+                return false
             }
         } else {
             var output = LineOutput()
@@ -93,17 +99,19 @@ struct TiltDemoCommand: ParsableCommand {
 
     /// The demo's loop on `session`: every sample calibrated and fed to `demo`, and `frame`
     /// called `framesPerSecond` times a second of sample time with the demo and the time since
-    /// the start (s); `frame` returns true to stop. Ends on Ctrl-C or after `duration`.
+    /// the start (s); `frame` returns true to stop. `afterBatch` runs after every read (and
+    /// every retry while the chip is away). Ends on a stop request (Ctrl-C, a quit key) or
+    /// after `duration`.
     static func run(
         session: HardwareSession, rate: Double, duration: Double?, calibration: AppliedCalibration,
-        demo: inout TiltDemo, frame: (inout TiltDemo, Double) -> Bool
+        demo: inout TiltDemo, afterBatch: () -> Void = {}, frame: (inout TiltDemo, Double) -> Bool
     ) throws {
         var calibration = calibration
         let stream = SampleStream(session: session, rate: rate, duration: duration)
         _ = try stream.configure()
         var start: Double?
         var nextFrame = 0.0
-        let dropped = try stream.run { raw in
+        let dropped = try stream.run(afterBatch: afterBatch) { raw in
             demo.update(calibration.apply(to: raw))
             let t = raw.timestamp - (start ?? raw.timestamp)
             if start == nil { start = raw.timestamp }
