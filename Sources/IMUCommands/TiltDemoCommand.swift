@@ -68,8 +68,8 @@ struct TiltDemoCommand: ParsableCommand {
             var demo = TiltDemo(bounds: view.bounds, tilt: tilt, physics: physics)
             // Keys are looked at after every read, and while the chip is away (an outage) too.
             let quit = {
-                // q, Q, Ctrl-C (3) or Escape.
-                if screen.keys().contains(where: { [UInt8(ascii: "q"), UInt8(ascii: "Q"), 3, 27].contains($0) }) {
+                // q, Q or Ctrl-C (3); not Escape, which arrow keys send too.
+                if screen.keys().contains(where: { [UInt8(ascii: "q"), UInt8(ascii: "Q"), 3].contains($0) }) {
                     StopSignal.request()
                 }
             }
