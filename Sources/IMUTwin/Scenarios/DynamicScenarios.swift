@@ -87,6 +87,19 @@ extension ClosureScenario {
         MotionTruth(attitude: Quaternion(axis: zAxis, angle: degrees(90) * t))
     }
 
+    /// Tilted 20° from face up with the low edge going round counter-clockwise (seen from the
+    /// front) once every 16 s, starting with the right edge down: a ball on the board rolls
+    /// right first, then up-screen, left, down. The heading does not turn (the tilt axis is
+    /// always horizontal). For `imu demo tilt --sim`.
+    public static let tiltAround = ClosureScenario(
+        name: "tilt-around", summary: "tilted 20°, the low edge going round every 16 s (right edge first)"
+    ) { t in
+        let downhill = 2 * Double.pi * t / 16
+        // Tipping about the horizontal axis 90° behind the downhill direction lowers that edge.
+        let axis = Vector3(-sin(downhill), cos(downhill), 0)
+        return MotionTruth(attitude: Quaternion(axis: axis, angle: degrees(20)))
+    }
+
     /// Slow tilting around, for demos: ±25° pitch and roll on incommensurate periods, ±10° yaw.
     public static let tilt = ClosureScenario(name: "tilt", summary: "slowly tilting around (±25° pitch and roll)") { t in
         let yaw = degrees(10) * sin(2 * .pi * t / 30)

@@ -7,7 +7,8 @@ public enum MotionScenarios {
         PoseScenario(.landscapeLeft), PoseScenario(.landscapeRight), PoseScenario(.onBack),
         PoseSequenceScenario.seeds,
         ClosureScenario.figureEight, ClosureScenario.shake, ClosureScenario.tap, ClosureScenario.walk,
-        ClosureScenario.magnet, ClosureScenario.spin, ClosureScenario.tilt, ClosureScenario.tumble,
+        ClosureScenario.magnet, ClosureScenario.spin, ClosureScenario.tilt, ClosureScenario.tiltAround,
+        ClosureScenario.tumble,
     ]
 
     /// Other spellings people use.
