@@ -24,7 +24,10 @@ public struct SlapEvent: Sendable, Equatable {
 /// slap is reported at the stop, at once (the seed waits half a second), and only once.
 ///
 /// Velocity is a leaky integral of sideways user acceleration, so slow drift and gravity leaks
-/// fade; a tap (a spike with no swing before it) and a shake's smooth swings do not match.
+/// fade; a tap (a spike with no swing before it) and a shake's smooth swings do not match. The
+/// acceleration's resting offset (an uncalibrated accelerometer's bias shows in user
+/// acceleration) is followed while the device is calm and taken out first, or it would add to
+/// swings one way and take from the other.
 public struct SlapRecognizer: Sendable, Equatable {
     public struct Parameters: Sendable, Equatable {
         /// A stop is sideways acceleration above this, against the motion (g).
@@ -35,6 +38,10 @@ public struct SlapRecognizer: Sendable, Equatable {
         public var velocityTimeConstant = 0.3
         /// After a slap, the stop's own ringing is ignored this long (s).
         public var refractoryPeriod = 0.3
+        /// The resting offset is followed while sideways acceleration stays this close to it (g),
+        public var calmBandG = 0.15
+        /// with this time constant (s).
+        public var offsetTimeConstant = 1.0
 
         public init() {}
     }
@@ -43,6 +50,8 @@ public struct SlapRecognizer: Sendable, Equatable {
     /// Sideways velocity estimate (g·s), positive toward +x.
     private var velocity = 0.0
     private var lastTime: Double?
+    /// Sideways acceleration at rest (g).
+    private var offset: Double?
     private var quietUntil = -Double.infinity
 
     public init(parameters: Parameters = Parameters()) {
@@ -54,7 +63,13 @@ public struct SlapRecognizer: Sendable, Equatable {
         let p = parameters
         let dt = lastTime.map { min(max(t - $0, 0), 0.1) } ?? 0
         lastTime = t
-        let sideways = a.x
+        let resting = offset ?? a.x
+        let sideways = a.x - resting
+        if abs(sideways) < p.calmBandG {
+            offset = resting + sideways * min(1, dt / p.offsetTimeConstant)
+        } else {
+            offset = resting
+        }
         defer {
             // Leaky integration, after the stop test so the stop itself does not cancel the swing.
             velocity += sideways * dt
