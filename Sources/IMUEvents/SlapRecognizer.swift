@@ -36,6 +36,11 @@ public struct SlapRecognizer: Sendable, Equatable {
         public var minimumSwingSpeed = 0.05
         /// How fast the velocity estimate forgets (s).
         public var velocityTimeConstant = 0.3
+        /// A stop is this many times stronger than the swing before it: a shake's swing back is
+        /// about as strong as its swing, a hand stopping the device is much harder.
+        public var stopToSwingRatio = 2.0
+        /// How fast the memory of the swing's strength fades (s).
+        public var swingPeakTimeConstant = 0.5
         /// After a slap, the stop's own ringing is ignored this long (s).
         public var refractoryPeriod = 0.3
         /// The resting offset is followed while sideways acceleration stays this close to it (g),
@@ -49,6 +54,8 @@ public struct SlapRecognizer: Sendable, Equatable {
     public let parameters: Parameters
     /// Sideways velocity estimate (g·s), positive toward +x.
     private var velocity = 0.0
+    /// The strongest recent acceleration along the velocity (g), fading.
+    private var swingPeak = 0.0
     private var lastTime: Double?
     /// Sideways acceleration at rest (g).
     private var offset: Double?
@@ -72,11 +79,13 @@ public struct SlapRecognizer: Sendable, Equatable {
         }
         defer {
             // Leaky integration, after the stop test so the stop itself does not cancel the swing.
+            swingPeak *= max(0, 1 - dt / p.swingPeakTimeConstant)
+            if sideways * velocity > 0 { swingPeak = max(swingPeak, abs(sideways)) }
             velocity += sideways * dt
             velocity -= velocity * min(1, dt / p.velocityTimeConstant)
         }
         guard t >= quietUntil else { return nil }
-        let stopping = abs(sideways) >= p.stopThresholdG && sideways * velocity < 0
+        let stopping = abs(sideways) >= max(p.stopThresholdG, p.stopToSwingRatio * swingPeak) && sideways * velocity < 0
         guard stopping, abs(velocity) >= p.minimumSwingSpeed else { return nil }
         let direction: SlapDirection = velocity > 0 ? .right : .left
         quietUntil = t + p.refractoryPeriod

@@ -44,6 +44,13 @@ import Testing
         #expect(found.isEmpty)
     }
 
+    @Test(arguments: [2.5, 4.0, 6.0])
+    func aVigorousShakeIsNotASlap(hertz: Double) {
+        // ±2.5 g: every swing back passes the stop threshold, but it is no harder than the swing.
+        let found = events(3) { t in Vector3(2.5 * sin(2 * .pi * hertz * t), 0, 0) }
+        #expect(found.isEmpty)
+    }
+
     @Test func twoSlapsAreTwoEvents() {
         let first = slap(1, at: 0.5), second = slap(-1, at: 1.5)
         let found = events(3) { t in first(t) + second(t) }
