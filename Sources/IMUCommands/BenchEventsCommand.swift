@@ -1,3 +1,4 @@
+import Foundation
 import ArgumentParser
 import IMUBus
 import IMUEvents
@@ -148,5 +149,8 @@ struct BenchEventsCommand: ParsableCommand {
         print("|---|---:|---:|---:|")
         print("| sample → GPIO line change (ms) | \(latencies.count) | \(number((latencies.min() ?? .nan) * 1000, 3)) | \(number((latencies.max() ?? .nan) * 1000, 3)) |")
         print("| \(pulse) ms pulse, measured (ms) | \(pulses.count) | \(number((pulses.min() ?? .nan) * 1000, 2)) | \(number((pulses.max() ?? .nan) * 1000, 2)) |")
+        let within = pulses.filter { abs($0 * 1000 - Double(pulse)) <= 2 }.count
+        let load = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").first.map(String.init) ?? "?"
+        print("\npulses within ±2 ms: \(within)/\(pulses.count); load average during the run: \(load)")
     }
 }

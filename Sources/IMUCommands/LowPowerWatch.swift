@@ -108,6 +108,7 @@ struct LowPowerWatch {
                 remaining: remaining, housekeeping: afterBatch,
                 announce: { transition(.idle(at: clock.now, watchRateHz: watchRate)) })
             else {
+                try? driver.sleep()  // stopped while idle: the chip sleeps, as after a full-rate run
                 return
             }
             transition(.woke(edge: edge))
