@@ -20,6 +20,14 @@ import Testing
         }
     }
 
+    @Test func lowPowerIsAFlagAtTheTop() throws {
+        let rule = "[[rule]]\nname = \"r\"\non = \"shake\"\n  [[rule.action]]\n  gpio-pin = 11\n  set = \"toggle\"\n"
+        #expect(try parse(rule).lowPower == false)
+        #expect(try parse("low-power = true\n" + rule).lowPower == true)
+        #expect(failure("low-power = \"yes\"\n" + rule) == "rules.toml:1:1: `low-power` must be true or false, found the string \"yes\"")
+        #expect(failure("low_power = true\n" + rule).contains("did you mean `low-power`?"))
+    }
+
     @Test func aFileWithEveryKindOfRuleLoads() throws {
         let file = try parse("""
             [[rule]]
