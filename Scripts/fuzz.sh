@@ -28,10 +28,16 @@ export IMU_FUZZ=1
 scratch=.build-fuzz
 flags=(--scratch-path "$scratch" -Xswiftc -sanitize=fuzzer,address
     -Xcc -fsanitize=fuzzer-no-link,address -Xcxx -fsanitize=fuzzer-no-link,address)
+mkdir -p "$scratch"
 for target in "${targets[@]}"; do
     echo "== fuzz: building $target"
-    swift build "${flags[@]}" --product "$target" 2>&1 | grep -v "Cannot export local symbol" | tail -n 3
-    [ "${PIPESTATUS[0]}" -eq 0 ] || { echo "fuzz: building $target failed"; exit 1; }
+    # (ld.gold warns about every AddressSanitizer helper it cannot export; the log keeps them.)
+    if ! swift build "${flags[@]}" --product "$target" >"$scratch/build-$target.log" 2>&1; then
+        grep -v "Cannot export local symbol" "$scratch/build-$target.log" | tail -n 30
+        echo "fuzz: building $target failed"
+        exit 1
+    fi
+    tail -n 1 "$scratch/build-$target.log"
 done
 bin=$(swift build "${flags[@]}" --show-bin-path)
 
