@@ -180,3 +180,20 @@ if Context.environment["IMU_BENCHMARKS"] != nil {
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ))
 }
+
+// Fuzz targets (Fuzz/, run with `bash Scripts/fuzz.sh`) only when IMU_FUZZ is set: libFuzzer
+// executables, built with `-sanitize=fuzzer,address` into their own scratch path (.build-fuzz).
+if Context.environment["IMU_FUZZ"] != nil {
+    package.targets.append(.target(name: "FuzzDriver", path: "Fuzz/Driver"))
+    let fuzzTargets: [(name: String, dependencies: [Target.Dependency])] = [
+        ("ReplayLogFuzz", ["IMULog"]),
+        ("BoardProfileFuzz", ["IMUBoards"]),
+        ("RulesFileFuzz", ["IMURules"]),
+        ("CalibrationFileFuzz", ["IMUCalibration"]),
+        ("RegisterDecodeFuzz", ["IMUDrivers", "IMUBus"]),
+    ]
+    for target in fuzzTargets {
+        package.targets.append(
+            .executableTarget(name: target.name, dependencies: target.dependencies + ["FuzzDriver"], path: "Fuzz/\(target.name)"))
+    }
+}

@@ -185,6 +185,13 @@ public final class LSM9DS1: IMUDriver {
         let now = clock.now
         let period = 1 / configuration.sampleRate.hertz
         let count = Int(source & R.fifoUnreadMask)
+        // FSS counts 0…32 (DS §7.35): more is a status byte garbled on the wire, and reading that
+        // many levels would overrun the batch buffer (and deliver stale levels as fresh).
+        guard count <= R.fifoCapacity else {
+            throw .bus(I2CError(
+                .io, bus: bus.name, address: address,
+                detail: "FIFO_SRC read \(hex(source)): \(count) unread levels, more than the \(R.fifoCapacity) the FIFO holds"))
+        }
         // Continuous mode keeps the newest 32 (DS §3.5.3); everything older since the last drain is gone.
         let dropped = source & R.fifoOverrun != 0 ? fifo.overflowed(at: now, period: period, kept: count) : 0
         guard count > 0 else {

@@ -68,6 +68,11 @@ import Testing
         #expect(file.rules[2].trigger == .slap(.right) && file.rules[2].line == 21)
     }
 
+    /// The fuzz targets' finding (toml++ aborting on a header without a name) for rules files.
+    @Test func aTableHeaderWithoutANameIsASyntaxErrorNotACrash() {
+        #expect(failure("[[rule]]\nname = \"x\"\non = \"shake\"\n  [[ rule.action]]\n  [[\n") == "rules.toml:5:5: TOML syntax error: a table header needs a name after '[' (letters, digits, - and _, or a quoted name), found the end of the line")
+    }
+
     @Test func aPinTheBoardDoesNotHaveIsAnErrorAtItsLine() {
         let text = failure("""
             [[rule]]
