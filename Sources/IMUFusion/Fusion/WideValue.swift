@@ -85,6 +85,13 @@ public struct WideVector3: Sendable, Equatable {
         WideVector3(x: wideProduct(gain, x), y: wideProduct(gain, y), z: wideProduct(gain, z))
     }
 
+    /// Each component clamped to ±limit.
+    @inlinable @inline(__always)
+    public func componentsClamped(_ limit: Int64) -> WideVector3 {
+        @inline(__always) func c(_ v: Int64) -> Int64 { Swift.min(Swift.max(v, -limit), limit) }
+        return WideVector3(x: c(x), y: c(y), z: c(z))
+    }
+
     /// The components rounded to Q2.30 (as Int64: a unit-range factor for `wideProduct`).
     @inlinable @inline(__always)
     public var q30Factors: (x: Int64, y: Int64, z: Int64) {
