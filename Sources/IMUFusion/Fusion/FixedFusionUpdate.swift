@@ -47,8 +47,7 @@ public func fixedFusionUpdate(
     let turned = delta.isUnit
         ? FixedQuaternion.unitProduct(s.gyroAttitude, delta.quaternion) : s.gyroAttitude * delta.quaternion
     s.gyroAttitude = turned.renormalized()
-    s.decimation.inertialForceSum = s.decimation.inertialForceSum
-        + s.gyroAttitude.unitRotationMatrix.timesWide(specificForce)
+    s.decimation.inertialForceSum = s.decimation.inertialForceSum + s.gyroAttitude.rotatedWide(specificForce)
 
     if s.decimation.count >= s.gains.biasDecimation {
         fixedFusionDecimatedStep(state: &s, coefficients: c, gyro: gyroWide, specificForce: forceWide)
@@ -103,7 +102,7 @@ func fixedFusionMagnetometerStep(state s: inout FixedFusionState, coefficients c
     if isStale(s.magneticGains.dt, for: magDt) { s.magneticGains = FixedMagneticGains(coefficients: c, dt: magDt) }
     let turning = s.rest.gyroReference.stage2.squaredLengthQ48 >= c.magneticNewFieldMinRateSquared
     s.heading.update(
-        magEarth: s.heading.heading.rotateAboutVertical(s.unitAttitude6D.unitRotationMatrix * clampedSample(mag, limit: 2048)),
+        magEarth: s.heading.heading.rotateAboutVertical(s.unitAttitude6D.rotatedField(clampedSample(mag, limit: 2048))),
         dt: magDt, gains: s.magneticGains, turning: turning, coefficients: c)
 }
 
