@@ -107,7 +107,7 @@ struct RunCommand: ParsableCommand {
             fire(pipeline.update(sample))
             return false
         }
-        if dropped > 0 { log.warning("samples lost to FIFO overflows", metadata: ["count": "\(dropped)"]) }
+        if dropped > 0 { log.warning("samples lost to FIFO overflows and bus outages", metadata: ["count": "\(dropped)"]) }
     }
 
     /// Runs a rule's actions at once (GPIO lines change before the next sample is read) and

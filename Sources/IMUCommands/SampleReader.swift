@@ -37,6 +37,6 @@ struct SampleReader {
             printed += 1
             return count.map { printed >= $0 } ?? false
         }
-        if dropped > 0 { printToStandardError("imu: \(dropped) samples were lost (FIFO overflow)") }
+        SampleStream.reportLost(dropped)
     }
 }

@@ -49,4 +49,9 @@ struct SampleStream {
             throw CommandError("\(error)")
         }
     }
+
+    /// Says, at the end of a command, how many samples never arrived (FIFO overflows, outages).
+    static func reportLost(_ dropped: Int) {
+        if dropped > 0 { printToStandardError("imu: \(dropped) samples were lost (FIFO overflows and bus outages)") }
+    }
 }

@@ -178,6 +178,11 @@ struct SoakCommand: ParsableCommand {
         if worstNorm > 1e-3 { failures.append("the quaternion's norm was off by \(worstNorm)") }
         if rssLast - rssSettled > 1 { failures.append("resident memory grew by \(number(rssLast - rssSettled, 1)) MB") }
         if faultsByKind[.fifoOverflow, default: 0] > 0 && dropped == 0 { failures.append("FIFO overflows but no dropped samples counted") }
+        // The loop counts an outage's loss from the timestamps around it and an overflow's from
+        // the FIFO, so its total is what the timestamps show missing (within a sample a fault).
+        if abs(dropped - missingTotal) > faultsByKind.values.reduce(0, +) {
+            failures.append("\(dropped) samples counted as dropped but \(missingTotal) missing in the timestamps")
+        }
         if failures.isEmpty {
             output.write("soak: PASS")
         } else {

@@ -79,6 +79,6 @@ struct StreamCommand: ParsableCommand {
             }
             return count.map { rows >= $0 } ?? false
         }
-        if dropped > 0 { printToStandardError("imu: \(dropped) samples were lost (FIFO overflow)") }
+        SampleStream.reportLost(dropped)
     }
 }

@@ -120,7 +120,7 @@ struct TiltDemoCommand: ParsableCommand {
             if nextFrame <= t { nextFrame = t + 1 / framesPerSecond }  // fallen behind: no burst of frames
             return frame(&demo, t)
         }
-        if dropped > 0 { printToStandardError("imu: \(dropped) samples were lost (FIFO overflow)") }
+        SampleStream.reportLost(dropped)
     }
 }
 

@@ -56,7 +56,7 @@ public struct AcquisitionLoop {
     /// The loop survives the faults of hobby wiring: a failed transfer starts an outage (said
     /// once, in words), the chip is tried again every 50 ms and, when it answers as itself,
     /// reconfigured (range, rate and FIFO as before: a replugged chip is back at its power-on
-    /// defaults); the samples the outage cost are counted. Twice a second the configuration is
+    /// defaults); the samples the outage cost are counted from the timestamps around it. Twice a second the configuration is
     /// read back, so a chip reset without a bus error (a brown-out) is caught too.
     @discardableResult
     public func run(afterBatch: () -> Void = {}, handle: (MotionSample) -> Bool) throws(IMUDriverError) -> Int {
@@ -66,8 +66,23 @@ public struct AcquisitionLoop {
         var outage: (since: Double, message: String)?
         var lastHealthCheck = clock.now
         defer { try? driver.sleep() }
+        // An outage's loss is counted from the timestamps on either side of it (the first sample
+        // after recovery against the last one before), so the time spent failing, retrying and
+        // reconfiguring is all in it.
+        let samplePeriod = 1 / (usesFIFO ? driver.configuration.sampleRate.hertz : rate)
+        var lastTimestamp: Double?
+        var countGapAtNextSample = false
 
         func deliver(_ sample: MotionSample) -> Bool {
+            if countGapAtNextSample, let last = lastTimestamp {
+                let missed = max(0, Int(((sample.timestamp - last) / samplePeriod).rounded()) - 1)
+                if missed > 0 {
+                    dropped += missed
+                    onLost(dropped)
+                }
+            }
+            countGapAtNextSample = false
+            lastTimestamp = sample.timestamp
             if handle(placement.deviceSample(sample)) { return true }
             if let duration, sample.timestamp - start >= duration { return true }
             return false
@@ -87,10 +102,8 @@ public struct AcquisitionLoop {
                     try driver.configure(settings)
                     if usesFIFO { try driver.startFIFO() }
                     let gap = clock.now - lost.since
-                    let missed = Int((gap / period).rounded())
-                    dropped += missed
-                    if missed > 0 { onLost(dropped) }
-                    (recovered ?? report)("the chip is back after \(String(format: "%.2f", gap)) s and reconfigured; \(missed) samples were lost")
+                    countGapAtNextSample = true
+                    (recovered ?? report)("the chip is back after \(String(format: "%.2f", gap)) s and reconfigured")
                     outage = nil
                     next = clock.now
                     lastHealthCheck = clock.now
