@@ -49,9 +49,11 @@ public func fixedFusionUpdate(
     let r6: FixedMatrix3? =
         (mag != nil && advanced(s.magneticDt, by: step) >= s.gains.magneticMinimumInterval) || s.biasEstimator.runsMotionPart(gains: s.gains, warmUpGain: warmUpGain, coefficients: c)
         ? s.attitude6D.rotationMatrix : nil
+    // Beyond biasClip only once the heading can confirm it (9D, see FixedHeadingCorrection).
+    let biasLimit = s.heading.isInitialised && c.verticalBiasRate > 0 ? c.magneticBiasClip : c.biasClip
     s.biasEstimator.update(
         bias: &s.bias, rest: s.rest, correction: correction, rows: r6, dt: step, gains: s.gains,
-        warmUpGain: warmUpGain, coefficients: c)
+        warmUpGain: warmUpGain, limit: biasLimit, coefficients: c)
 
     s.magneticDt = advanced(s.magneticDt, by: step)
     if let mag, s.magneticDt >= s.gains.magneticMinimumInterval {
@@ -59,9 +61,14 @@ public func fixedFusionUpdate(
         s.magneticDt = 0
         if isStale(s.magneticGains.dt, for: magDt) { s.magneticGains = FixedMagneticGains(coefficients: c, dt: magDt) }
         let turning = s.rest.gyroReference.stage2.squaredLengthQ48 >= c.magneticNewFieldMinRateSquared
-        s.heading.update(
-            magEarth: s.heading.heading.rotateAboutVertical(r6! * clampedSample(mag, limit: 2048)), dt: magDt,
-            gains: s.magneticGains, turning: turning, coefficients: c)
+        let rows = r6!
+        let biasGain = s.heading.update(
+            magEarth: s.heading.heading.rotateAboutVertical(rows * clampedSample(mag, limit: 2048)), dt: magDt,
+            gains: s.magneticGains, turning: turning, learnsBias: warmUpGain == 0 && s.rest.sinceRest >= c.magneticBiasRestHold, coefficients: c)
+        if biasGain > 0 {
+            FixedGyroBiasEstimator.learnAlongVertical(
+                bias: &s.bias, headingError: s.heading.lastError, gain: biasGain, up: rows.row2, limit: c.magneticBiasClip)
+        }
     }
     if s.heading.accuracy < c.pi {
         // drift (Q30 rad/s) · dt (Q30 s) = Q60 → Q40.

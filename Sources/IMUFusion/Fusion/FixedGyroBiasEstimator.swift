@@ -28,11 +28,12 @@ public struct FixedGyroBiasEstimator: Sendable, Equatable {
     /// `correction`: φ (Q2.30 rad). `bias`: Q40 rad/s. The in-motion part runs every
     /// `gains.biasDecimation`-th sample (every sample during the warm-up) on the summed φ
     /// and the time it spans (≤ 8 · 1.02 · 0.0625 s: dt·x stays a `wideProduct` with a Q2.30 factor).
+    /// `limit`: the range of every component (Q40; biasClip, or the 9D range).
     @inlinable @inline(__always)
     mutating func update(
         bias: inout WideVector3, rest: FixedRestDetector, correction: (x: Int64, y: Int64),
         rows rowsOfQ6: FixedMatrix3?,
-        dt: Int64, gains: FixedFusionGains, warmUpGain: Int64, coefficients c: FixedFusionCoefficients
+        dt: Int64, gains: FixedFusionGains, warmUpGain: Int64, limit: Int64, coefficients c: FixedFusionCoefficients
     ) {
         let p = c.parameters
         if p.motionBiasEnabled {
@@ -80,6 +81,21 @@ public struct FixedGyroBiasEstimator: Sendable, Equatable {
         if rest.isAtRest && p.restBiasEnabled {
             bias = bias + (rest.gyroReference.stage2 - bias).scaled(by: gains.restBias)
         }
-        bias = WideVector3(x: clamped(bias.x, c.biasClip), y: clamped(bias.y, c.biasClip), z: clamped(bias.z, c.biasClip))
+        bias = WideVector3(x: clamped(bias.x, limit), y: clamped(bias.y, limit), z: clamped(bias.z, limit))
+    }
+
+    /// 9D: the step −gain·e along the vertical in device axes (`up`: row 2 of R(q6), Q2.30) for
+    /// a heading error e (Q3.29 rad) and the gain from `FixedHeadingCorrection.update` (Q40,
+    /// 1/s, ≤ ~2^47), then the 9D range (see the reference's `learnAlongVertical`).
+    @inlinable @inline(__always)
+    static func learnAlongVertical(
+        bias: inout WideVector3, headingError e: Q29, gain: Int64, up: FixedVector3<Q30>, limit: Int64
+    ) {
+        // e (Q29, |raw| < 2^31) · gain (Q40) / 2^30 = Q39 → Q40.
+        let step = -(wideProduct(Int64(e.raw), gain) &<< 1)
+        bias = WideVector3(
+            x: clamped(bias.x &+ wideProduct(Int64(up.x.raw), step), limit),
+            y: clamped(bias.y &+ wideProduct(Int64(up.y.raw), step), limit),
+            z: clamped(bias.z &+ wideProduct(Int64(up.z.raw), step), limit))
     }
 }

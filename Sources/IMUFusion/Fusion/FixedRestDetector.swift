@@ -10,6 +10,8 @@ public struct FixedRestDetector: Sendable, Equatable {
     /// Time close to the references (Q30 s, saturating at `fixedDurationLimit`).
     public var duration: Int64 = 0
     public var isAtRest = false
+    /// Time since the last rest (Q30 s, saturating; the limit = never at rest yet).
+    public var sinceRest: Int64 = fixedDurationLimit
 
     /// Decimation (see the reference): samples since the last test, their rate and force
     /// summed (Q40; ≤ 8 clamped samples), the time they span (Q30 s).
@@ -57,6 +59,7 @@ public struct FixedRestDetector: Sendable, Equatable {
             duration = 0
             isAtRest = false
         }
+        sinceRest = isAtRest ? 0 : advanced(sinceRest, by: span)
     }
 }
 
