@@ -13,10 +13,12 @@ import IMUGeometry
 /// k·e / τ_magBias (`GyroBiasEstimator.learnAlongVertical`): a proportional-integral loop on
 /// the heading, critically damped at τ_magBias = 4·τ_mag. As the device turns, "up" sweeps the
 /// device axes and every bias component gets observed. Its start is the least-squares line
-/// through the heading errors since the first sample (expanding memory): with n = t/dt_m
-/// samples, k = 2(2n − 1)/(n(n + 1)) and a rate step 6/(n(n + 1))·e/dt_m, until k falls to
-/// k_heading (at t ≈ 4·τ_mag); then the steady pair. Without it (τ_magBias = 0) the start is
-/// k = max(k_heading, dt/t) for the first τ_mag, the mean of a constant heading.
+/// through the heading errors (expanding memory) with a prior of `magneticBiasPriorDuration`:
+/// with n = (t + prior)/dt_m, k = 2(2n − 1)/(n(n + 1)) and a rate step 6/(n(n + 1))·e/dt_m,
+/// until k falls to k_heading (t + prior ≈ 4·τ_mag); then the steady pair. It runs only when
+/// the caller says so (`learnsBias`: the inclination has settled and no rest measured the bias
+/// in the last `magneticBiasRestHold`); otherwise the start is k = max(k_heading, dt/t) for
+/// the first τ_mag, the mean of a constant heading, as without it.
 public struct HeadingCorrection: Sendable, Equatable {
     /// Rotation about z from the 6D earth frame to ENU (x = y = 0).
     public var heading = Quaternion.identity
