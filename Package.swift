@@ -10,7 +10,7 @@ let package = Package(
             targets: [
                 "IMUBus", "IMUGeometry", "IMUDrivers", "IMUBoards", "IMULinux", "IMUTwin",
                 "IMUFusion", "IMUFusionReference", "IMULog", "IMUGeomagnetism", "IMUCalibration",
-                "IMUMotion", "IMUKit", "IMUEvents", "IMURules", "IMUPlot",
+                "IMUMotion", "IMUKit", "IMUTilt", "IMUEvents", "IMURules", "IMUPlot",
             ]
         ),
         .executable(name: "imu", targets: ["imu"]),
@@ -71,6 +71,8 @@ let package = Package(
                 "IMUBus", "IMUDrivers", "IMUBoards", "IMULinux", "IMUTwin", "IMUGeometry", "IMUMotion", "IMUCalibration",
             ]
         ),
+        // Tilt to push (UIKit's push behaviour from gravity) and a small 2D physics stepper.
+        .target(name: "IMUTilt", dependencies: ["IMUGeometry", "IMUMotion"]),
         // Recognisers: device orientation, shake, slap (events from device motion).
         .target(name: "IMUEvents", dependencies: ["IMUGeometry", "IMUMotion"]),
         // Rules files: event → GPIO or command actions, checked at load time.
@@ -96,7 +98,7 @@ let package = Package(
             dependencies: [
                 "IMUBus", "IMUDrivers", "IMUBoards", "IMULinux", "IMUTwin",
                 "IMUFusion", "IMUFusionReference", "IMULog", "IMUMotion", "IMUKit", "IMUGeometry", "IMUGeomagnetism",
-                "IMUCalibration", "IMUEvents", "IMURules", "IMUPlot",
+                "IMUCalibration", "IMUEvents", "IMURules", "IMUPlot", "IMUTilt",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -136,6 +138,12 @@ let package = Package(
             name: "IMUKitTests",
             dependencies: ["IMUKit", "IMUTwin", "IMUBus", "IMUDrivers", "IMUMotion", "IMUGeometry", "IMUCalibration", "IMUBoards"]
         ),
+        .testTarget(
+            name: "IMUTiltTests",
+            dependencies: [
+                "IMUTilt", "IMUGeometry", "IMUMotion", .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
+        ),
         .testTarget(name: "IMUEventsTests", dependencies: ["IMUEvents", "IMUGeometry"]),
         .testTarget(name: "IMUPlotTests", dependencies: ["IMUPlot"]),
         .testTarget(name: "IMURulesTests", dependencies: ["IMURules", "IMUEvents", "IMUConfigFile", "IMUTwin", "IMUBus"]),
@@ -171,4 +179,21 @@ if Context.environment["IMU_BENCHMARKS"] != nil {
             path: "Benchmarks/FusionBenchmark",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ))
+}
+
+// Fuzz targets (Fuzz/, run with `bash Scripts/fuzz.sh`) only when IMU_FUZZ is set: libFuzzer
+// executables, built with `-sanitize=fuzzer,address` into their own scratch path (.build-fuzz).
+if Context.environment["IMU_FUZZ"] != nil {
+    package.targets.append(.target(name: "FuzzDriver", path: "Fuzz/Driver"))
+    let fuzzTargets: [(name: String, dependencies: [Target.Dependency])] = [
+        ("ReplayLogFuzz", ["IMULog"]),
+        ("BoardProfileFuzz", ["IMUBoards"]),
+        ("RulesFileFuzz", ["IMURules"]),
+        ("CalibrationFileFuzz", ["IMUCalibration"]),
+        ("RegisterDecodeFuzz", ["IMUDrivers", "IMUBus"]),
+    ]
+    for target in fuzzTargets {
+        package.targets.append(
+            .executableTarget(name: target.name, dependencies: target.dependencies + ["FuzzDriver"], path: "Fuzz/\(target.name)"))
+    }
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Sets up a fresh Debian 12 machine (with Swift installed) and runs every test the project has:
 # the Swift tests, the kernel test under QEMU, the libgpiod 2.x build check, the embedded build of
-# the fusion core. Exits non-zero when
+# the fusion core, a minute of fuzzing (Scripts/fuzz.sh). Exits non-zero when
 # any of them fails, and ends with one summary line counting what passed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -31,4 +31,7 @@ bash Scripts/check-libgpiod-v2.sh
 echo "== embedded check (the fusion core for a Cortex-M0+, no soft float)"
 bash Scripts/check-embedded.sh .build/embedded
 
-echo "summary: $((swift_tests + kernel_checks + 2)) passed, 0 failed"
+echo "== fuzzing (libFuzzer: the log reader, the TOML loaders, the register decoders; 60 s)"
+bash Scripts/fuzz.sh 60
+
+echo "summary: $((swift_tests + kernel_checks + 3)) passed, 0 failed"

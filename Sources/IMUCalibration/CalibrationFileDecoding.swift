@@ -39,6 +39,11 @@ struct CalibrationFileDecoder: TOMLSchemaDecoder {
 
     func decode(expecting expected: ChipIdentity?) throws(CalibrationFileError) -> CalibrationFile {
         let root: TOMLTable
+        if let problem = TOMLPreflight.problem(in: text) {
+            throw CalibrationFileError(
+                file: file, line: problem.line, column: problem.column,
+                message: "TOML syntax error: \(problem.message) (the file is damaged or was cut short)")
+        }
         do {
             root = try TOMLTable(string: text)
         } catch let e as TOMLParseError {

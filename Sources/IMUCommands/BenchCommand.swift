@@ -11,8 +11,8 @@ import IMUTwin
 struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
-        abstract: "Measure the fusion filter: accuracy on the BROAD dataset, time per update.",
-        subcommands: [BenchBROADCommand.self, BenchFusionCommand.self])
+        abstract: "Measure the fusion filter (accuracy on the BROAD dataset, time per update) and event timing.",
+        subcommands: [BenchBROADCommand.self, BenchFusionCommand.self, BenchEventsCommand.self])
 }
 
 /// The filters the benchmarks can run.

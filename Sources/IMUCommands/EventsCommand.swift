@@ -21,6 +21,7 @@ struct EventsCommand: ParsableCommand {
 
             Examples:
               imu events --sim shake
+              imu events --sim shake --low-power      # idle between shakes, woken by INT
               imu events --replay walk.csv --format jsonl
             """)
 
@@ -41,9 +42,13 @@ struct EventsCommand: ParsableCommand {
     @Option(help: "Stop after this many seconds.")
     var duration: Double?
 
+    @Flag(help: "Sleep between shakes: the chip watches for motion in its low-power mode and wakes the loop through its INT pin (needs the board's interrupt-pin).")
+    var lowPower = false
+
     func validate() throws {
         if replay != nil && source.sim { throw ValidationError("choose --sim or --replay, not both") }
         if format == .csv { throw ValidationError("events come as table or jsonl") }
+        if lowPower && replay != nil { throw ValidationError("--low-power watches a live IMU; a replay has no chip to sleep") }
         guard rate.isFinite, rate >= 10, rate <= 1000 else {
             throw ValidationError("--rate must be between 10 and 1000 samples per second for events, not \(rate)")
         }
@@ -54,47 +59,45 @@ struct EventsCommand: ParsableCommand {
 
     func run() throws {
         StopSignal.install()
-        var detector = EventDetector(headingFilterDegrees: headingFilter)
         var output = LineOutput()
         defer { output.flush() }
         if format == .table { output.write("t s".leftPadded(10) + "  event") }
-        func process(_ motion: DeviceMotion) {
-            for event in detector.update(
-                gravity: motion.gravity, userAcceleration: motion.userAcceleration, heading: motion.heading,
-                timestamp: motion.timestamp)
-            {
-                output.write(format == .jsonl ? event.jsonLine : Self.tableLine(event))
-            }
+        func show(_ events: [MotionEvent]) {
+            for event in events { output.write(format == .jsonl ? event.jsonLine : Self.tableLine(event)) }
         }
 
         if let replay {
             let recording: ReplayLog
             do { recording = try ReplayLog.read(path: replay, options: .lenient) } catch { throw CommandError("\(error)") }
             if recording.report.skippedTotal > 0 { printToStandardError("imu: \(recording.report)") }
-            var pipeline = Self.pipeline(magnetometer: recording.samples.contains { $0.magneticField != nil })
-            var calibration = try AppliedCalibration(for: CalibrationSource.replay(recording, path: replay).chipIdentity)
+            var pipeline = EventPipeline(
+                calibration: try AppliedCalibration(for: CalibrationSource.replay(recording, path: replay).chipIdentity),
+                magnetometer: recording.samples.contains { $0.magneticField != nil }, headingFilterDegrees: headingFilter)
             let start = recording.samples.first?.timestamp ?? 0
             for sample in recording.samples {
                 if StopSignal.isRequested || duration.map({ sample.timestamp - start >= $0 }) == true { break }
-                if let motion = pipeline.update(calibration.apply(to: sample)) { process(motion) }
+                show(pipeline.update(sample))
             }
             return
         }
 
         let session = try source.open()
-        var calibration = try AppliedCalibration(for: session.chipIdentity)
+        var pipeline = EventPipeline(
+            calibration: try AppliedCalibration(for: session.chipIdentity),
+            magnetometer: session.driver.capabilities.magnetometer, headingFilterDegrees: headingFilter)
+        if lowPower {
+            let watch = try LowPowerWatch(session: session, rate: rate, duration: duration)
+            try watch.run(pipeline: &pipeline, afterBatch: { output.flushIfDue() }, events: show) { transition in
+                printToStandardError("imu: " + transition.note)
+            }
+            return
+        }
         let stream = SampleStream(session: session, rate: rate, duration: duration)
         _ = try stream.configure()
-        var pipeline = Self.pipeline(magnetometer: session.driver.capabilities.magnetometer)
         try stream.run(afterBatch: { output.flushIfDue() }) { sample in
-            if let motion = pipeline.update(calibration.apply(to: sample)) { process(motion) }
+            show(pipeline.update(sample))
             return false
         }
-    }
-
-    static func pipeline(magnetometer: Bool) -> DeviceMotionPipeline<FixedFusionFilter> {
-        let frame: ReferenceFrame = magnetometer ? .xMagneticNorthZVertical : .xArbitraryZVertical
-        return DeviceMotionPipeline(filter: FixedFusionFilter(usesMagnetometer: magnetometer), frame: FrameConversion(frame: frame)!)
     }
 
     static func tableLine(_ event: MotionEvent) -> String {

@@ -50,6 +50,11 @@ enum Hardware {
         guard let scenario = MotionScenarios.named(name) else {
             throw CommandError("no scenario '\(name)'; the scenarios are: \(MotionScenarios.names.joined(separator: ", "))")
         }
+        return try openSimulated(scenario: scenario, errors: errors, board: board, virtualTime: virtualTime)
+    }
+
+    /// The twin of `board` moving through `scenario` (one of the named ones or any other).
+    static func openSimulated(scenario: any MotionScenario, errors: String, board: String, virtualTime: Bool) throws -> HardwareSession {
         guard let errorModel = SensorErrorModel.named(errors) else {
             throw CommandError("no error model '\(errors)'; choose one of: \(SensorErrorModel.all.map(\.name).joined(separator: ", "))")
         }

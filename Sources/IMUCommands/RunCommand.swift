@@ -22,6 +22,7 @@ struct RunCommand: ParsableCommand {
             Examples:
               imu run --config /etc/imu/rules.toml
               imu run --config rules.toml --sim shake
+              imu run --config rules.toml --low-power
             """)
 
     @Option(help: "The rules file.")
@@ -34,6 +35,9 @@ struct RunCommand: ParsableCommand {
 
     @Option(help: "Stop after this many seconds (default: until SIGTERM).")
     var duration: Double?
+
+    @Flag(help: "Sleep between shakes, woken by the chip's INT pin (also `low-power = true` in the rules file).")
+    var lowPower = false
 
     func validate() throws {
         guard rate.isFinite, rate >= 10, rate <= 1000 else {
@@ -48,8 +52,9 @@ struct RunCommand: ParsableCommand {
         log.logLevel = .info
 
         let session = try source.open()
-        var calibration = try AppliedCalibration(for: session.chipIdentity)
-        let (chip, headerPins) = try Self.gpio(for: session)
+        let calibration = try AppliedCalibration(for: session.chipIdentity)
+        let gpio = try session.headerGPIO()
+        let (chip, headerPins) = gpio
         var rules = try loadRules(pins: Set(headerPins.keys))
         var runner: ActionRunner
         do {
@@ -58,21 +63,19 @@ struct RunCommand: ParsableCommand {
             throw CommandError("\(error)")
         }
         var engine = RuleEngine(rules: rules.rules)
+        let lowPower = self.lowPower || rules.lowPower
         log.info("started", metadata: [
             "chip": "\(session.driver.model.rawValue)", "board": "\(session.board.name)", "bus": "\(session.bus.name)",
             "rules": "\(rules.rules.count)", "calibration": "\(calibration.summary)", "gpio": "\(chip.label)",
+            "low_power": "\(lowPower)",
         ])
 
-        let magnetometer = session.driver.capabilities.magnetometer
-        var pipeline = EventsCommand.pipeline(magnetometer: magnetometer)
-        var detector = EventDetector()
-        let stream = SampleStream(session: session, rate: rate, duration: duration)
-        _ = try stream.configure()
+        var pipeline = EventPipeline(calibration: calibration, magnetometer: session.driver.capabilities.magnetometer)
         defer {
             Self.makeSafe(runner, rules: rules)
             log.info("stopped")
         }
-        let dropped = try stream.run(afterBatch: {
+        func reloadIfAsked() {
             guard StopSignal.takeReloadRequest() else { return }
             do {
                 let reloaded = try loadRules(pins: Set(headerPins.keys))
@@ -84,54 +87,52 @@ struct RunCommand: ParsableCommand {
             } catch {
                 log.error("rules not reloaded, keeping the old ones: \(error)")
             }
-        }) { raw in
-            guard let motion = pipeline.update(calibration.apply(to: raw)) else { return false }
-            for event in detector.update(
-                gravity: motion.gravity, userAcceleration: motion.userAcceleration, heading: motion.heading,
-                timestamp: motion.timestamp)
-            {
-                for rule in engine.fire(event) {
-                    let failures = runner.run(rule, for: event) { outcome in
-                        if outcome.timedOut || outcome.status != 0 {
-                            Logger(label: "imu") { JournalLogHandler(label: $0) }.warning(
-                                "command ended badly", metadata: [
-                                    "command": "\(outcome.arguments.joined(separator: " "))",
-                                    "status": "\(outcome.status)", "timed_out": "\(outcome.timedOut)",
-                                ])
-                        }
-                    }
-                    var metadata: Logger.Metadata = ["rule": "\(rule.name)", "event": "\(event.jsonLine)"]
-                    for case .gpio(let target, _) in rule.actions {
-                        if let line = runner.line(for: target) { metadata["line\(line.offset)"] = "\(line.isHigh ? "high" : "low")" }
-                    }
-                    log.info("rule fired", metadata: metadata)
-                    for failure in failures { log.error("action failed: \(failure)", metadata: ["rule": "\(rule.name)"]) }
-                }
+        }
+        func fire(_ events: [MotionEvent]) {
+            for event in events {
+                for rule in engine.fire(event) { Self.run(rule, for: event, runner: runner, log: log) }
             }
+        }
+
+        if lowPower {
+            let watch = try LowPowerWatch(session: session, rate: rate, duration: duration, gpio: gpio)
+            try watch.run(pipeline: &pipeline, afterBatch: reloadIfAsked, events: fire) { transition in
+                log.info("\(transition.note)")
+            }
+            return
+        }
+        let stream = SampleStream(session: session, rate: rate, duration: duration)
+        _ = try stream.configure()
+        let dropped = try stream.run(afterBatch: reloadIfAsked) { sample in
+            fire(pipeline.update(sample))
             return false
         }
         if dropped > 0 { log.warning("samples lost to FIFO overflows", metadata: ["count": "\(dropped)"]) }
     }
 
+    /// Runs a rule's actions at once (GPIO lines change before the next sample is read) and
+    /// logs what it did.
+    static func run(_ rule: Rule, for event: MotionEvent, runner: ActionRunner, log: Logger) {
+        let failures = runner.run(rule, for: event) { outcome in
+            if outcome.timedOut || outcome.status != 0 {
+                Logger(label: "imu") { JournalLogHandler(label: $0) }.warning(
+                    "command ended badly", metadata: [
+                        "command": "\(outcome.arguments.joined(separator: " "))",
+                        "status": "\(outcome.status)", "timed_out": "\(outcome.timedOut)",
+                    ])
+            }
+        }
+        var metadata: Logger.Metadata = ["rule": "\(rule.name)", "event": "\(event.jsonLine)"]
+        for case .gpio(let target, _) in rule.actions {
+            if let line = runner.line(for: target) { metadata["line\(line.offset)"] = "\(line.isHigh ? "high" : "low")" }
+        }
+        log.info("rule fired", metadata: metadata)
+        for failure in failures { log.error("action failed: \(failure)", metadata: ["rule": "\(rule.name)"]) }
+    }
+
     func loadRules(pins: Set<Int>) throws -> RulesFile {
         do {
             return try RulesFile.load(from: config, headerPins: pins)
-        } catch {
-            throw CommandError("\(error)")
-        }
-    }
-
-    /// The GPIO chip of the header and its pin map: the twin's with --sim, else the computer's
-    /// (found by its label, from the computer profile /proc/device-tree/model names).
-    static func gpio(for session: HardwareSession) throws -> (any GPIOChip, [Int: Int]) {
-        if let twin = session.twin {
-            return (twin.gpio, twin.profile.headerPins.isEmpty ? VirtualGPIOChip.raspberryPiHeader : twin.profile.headerPins)
-        }
-        guard let computer = try? Hardware.catalog().computerProfile(), let label = computer.gpioChipLabel else {
-            throw CommandError("cannot tell which computer this is (no Raspberry Pi profile matches /proc/device-tree/model), so its GPIO header is unknown")
-        }
-        do {
-            return (try LinuxGPIOChip(label: label), computer.headerPins)
         } catch {
             throw CommandError("\(error)")
         }

@@ -27,6 +27,10 @@ public func readConfigurationText(_ path: String, what: String) throws(ConfigFil
 extension TOMLSchemaDecoder {
     /// The root table of `text`, or a syntax error at toml++'s position.
     public func parseRoot(_ text: String) throws(ConfigFileError) -> TOMLTable {
+        if let problem = TOMLPreflight.problem(in: text) {
+            throw ConfigFileError(
+                file: file, line: problem.line, column: problem.column, message: "TOML syntax error: \(problem.message)")
+        }
         do {
             return try TOMLTable(string: text)
         } catch let e as TOMLParseError {

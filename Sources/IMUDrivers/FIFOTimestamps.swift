@@ -2,25 +2,35 @@
 /// and the host's read time jitters, so a batch continues the previous one a period after its
 /// last sample; it is anchored to the read time (newest sample = now) only at the start, after
 /// a gap, or when continuing would put samples in the future or more than two periods behind.
+/// They never reach back to `after` (the last timestamp handed out): a batch holding more samples
+/// than the time since then allows (a chip clock running fast, a fill level misread) is spread
+/// evenly between that sample and now, so time only goes forward.
 struct FIFOTimestamps {
     let first: Double
-    let period: Double
+    /// Between samples: the period, or less for a batch squeezed in after `after`.
+    let spacing: Double
 
-    init(newest now: Double, count: Int, period: Double, previous: Double?) {
-        self.period = period
+    init(newest now: Double, count: Int, period: Double, previous: Double?, after floor: Double? = nil) {
         if let previous {
             let continued = previous + period
             let newest = continued + Double(count - 1) * period
             if newest <= now + period / 2 && newest >= now - 2 * period {
-                first = continued
+                (first, spacing) = (continued, period)
                 return
             }
         }
-        first = now - Double(count - 1) * period
+        let anchored = now - Double(count - 1) * period
+        if let floor, anchored <= floor {
+            let newest = max(now, floor + period / 2)
+            spacing = (newest - floor) / Double(count)
+            first = floor + spacing
+        } else {
+            (first, spacing) = (anchored, period)
+        }
     }
 
     @inline(__always)
-    subscript(index: Int) -> Double { first + Double(index) * period }
+    subscript(index: Int) -> Double { first + Double(index) * spacing }
 }
 
 /// What a driver remembers between FIFO drains: when it last drained (to count what an
@@ -28,6 +38,8 @@ struct FIFOTimestamps {
 struct FIFOBookkeeping {
     private var lastDrain: Double?
     private var lastTimestamp: Double?
+    /// The last timestamp handed out, kept across restarts and overflows: the next never precedes it.
+    private var lastDelivered: Double?
 
     /// The FIFO was (re)started empty at `now`.
     mutating func start(at now: Double?) {
@@ -46,9 +58,11 @@ struct FIFOBookkeeping {
 
     /// Timestamps for `count` samples drained at `now` (count > 0).
     mutating func drained(_ count: Int, at now: Double, period: Double) -> FIFOTimestamps {
-        let timestamps = FIFOTimestamps(newest: now, count: count, period: period, previous: lastTimestamp)
+        let timestamps = FIFOTimestamps(
+            newest: now, count: count, period: period, previous: lastTimestamp, after: lastDelivered)
         lastDrain = now
         lastTimestamp = timestamps[count - 1]
+        lastDelivered = lastTimestamp
         return timestamps
     }
 

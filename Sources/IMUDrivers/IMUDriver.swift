@@ -58,6 +58,15 @@ public protocol IMUDriver: AnyObject {
     func enableInterrupt(_ source: InterruptSource) throws(IMUDriverError)
     func disableInterrupts() throws(IMUDriverError)
 
+    /// Low-power motion watch: the chip measures acceleration alone, at a low rate near
+    /// `rateHz` (gyroscope, magnetometer and thermometer off), and raises its INT pin (active
+    /// high, latched) when the high-passed acceleration on any axis exceeds `thresholdG` for
+    /// `durationMilliseconds`. No samples are read meanwhile; the caller waits for the INT edge.
+    /// Returns the rate the chip watches at (Hz).
+    func watchForMotion(thresholdG: Double, durationMilliseconds: Int, rateHz: Double) throws(IMUDriverError) -> Double
+    /// Back from `watchForMotion` to the configured measurement, the interrupt off and cleared.
+    func endMotionWatch() throws(IMUDriverError)
+
     /// Power-down: the chip stops measuring and draws its sleep current.
     func sleep() throws(IMUDriverError)
     /// Back from `sleep()` with the same configuration.

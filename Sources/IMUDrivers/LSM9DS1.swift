@@ -185,6 +185,13 @@ public final class LSM9DS1: IMUDriver {
         let now = clock.now
         let period = 1 / configuration.sampleRate.hertz
         let count = Int(source & R.fifoUnreadMask)
+        // FSS counts 0…32 (DS §7.35): more is a status byte garbled on the wire, and reading that
+        // many levels would overrun the batch buffer (and deliver stale levels as fresh).
+        guard count <= R.fifoCapacity else {
+            throw .bus(I2CError(
+                .io, bus: bus.name, address: address,
+                detail: "FIFO_SRC read \(hex(source)): \(count) unread levels, more than the \(R.fifoCapacity) the FIFO holds"))
+        }
         // Continuous mode keeps the newest 32 (DS §3.5.3); everything older since the last drain is gone.
         let dropped = source & R.fifoOverrun != 0 ? fifo.overflowed(at: now, period: period, kept: count) : 0
         guard count > 0 else {
@@ -215,18 +222,47 @@ public final class LSM9DS1: IMUDriver {
         case .dataReady:
             try bus.write(address, R.int1Control, routed | R.int1DataReadyAccel)
         case let .motion(thresholdG, durationMilliseconds):
-            // INT_GEN_THS_*_XL compare with the output's top 8 bits: one LSB is full scale / 128.
-            let lsb = configuration.accelerometerScale.range / 128
-            let threshold = UInt8(min(255, max(1, Int((thresholdG / lsb).rounded()))))
-            for axis: UInt8 in 0..<3 {
-                try bus.write(address, R.interruptThresholdXAccel + axis, threshold)
-            }
-            let samples = Int((Double(durationMilliseconds) / 1000 * configuration.sampleRate.hertz).rounded())
-            try bus.write(address, R.interruptDurationAccel, samples > 0 ? 0x80 | UInt8(min(127, samples)) : 0)
-            try bus.write(address, R.accelControl7, R.accelHighPassForInterrupt)
-            try bus.write(address, R.interruptGeneratorConfigAccel, R.interruptHighOnAnyAxis)
+            try configureMotionInterrupt(
+                thresholdG: thresholdG, durationMilliseconds: durationMilliseconds, rateHz: configuration.sampleRate.hertz)
             try bus.write(address, R.int1Control, routed | R.int1InterruptGeneratorAccel)
         }
+    }
+
+    /// The accelerometer interrupt generator: a high event on any axis of the high-passed
+    /// acceleration (gravity does not count), held for the duration (counted in samples at
+    /// `rateHz`).
+    private func configureMotionInterrupt(thresholdG: Double, durationMilliseconds: Int, rateHz: Double) throws(IMUDriverError) {
+        let step = configuration.accelerometerScale.range / R.interruptThresholdSteps
+        let threshold = UInt8(min(255, max(1, Int((thresholdG / step).rounded()))))
+        for axis: UInt8 in 0..<3 {
+            try bus.write(address, R.interruptThresholdXAccel + axis, threshold)
+        }
+        let samples = Int((Double(durationMilliseconds) / 1000 * rateHz).rounded())
+        try bus.write(address, R.interruptDurationAccel, samples > 0 ? 0x80 | UInt8(min(127, samples)) : 0)
+        try bus.write(address, R.accelControl7, R.accelHighPassForInterrupt)
+        try bus.write(address, R.interruptGeneratorConfigAccel, R.interruptHighOnAnyAxis)
+    }
+
+    /// The accelerometer alone at ODR_XL (DS §3.1: the gyro powered down; the magnetometer too),
+    /// its interrupt generator latched on INT1_A/G as the only source.
+    public func watchForMotion(thresholdG: Double, durationMilliseconds: Int, rateHz: Double) throws(IMUDriverError) -> Double {
+        let rate = R.accelOnlyRates.nearest(rateHz)
+        try bus.write(address, R.int1Control, 0)
+        try bus.write(address, R.gyroControl1, 0)
+        try bus.write(address, R.accelControl6, R.accelRate.replacing(rate.code, in: accelControl))
+        try bus.write(magnetometerAddress, R.magnetometerControl3, R.magnetometerPowerDown)
+        try configureMotionInterrupt(thresholdG: thresholdG, durationMilliseconds: durationMilliseconds, rateHz: rate.hertz)
+        try bus.update(address, R.latchAccelInterrupt, to: 1)
+        _ = try bus.read(address, R.interruptSourceAccel)  // nothing pending from before the watch
+        try bus.write(address, R.int1Control, R.int1InterruptGeneratorAccel)
+        return rate.hertz
+    }
+
+    public func endMotionWatch() throws(IMUDriverError) {
+        try disableInterrupts()
+        try bus.update(address, R.latchAccelInterrupt, to: 0)
+        _ = try bus.read(address, R.interruptSourceAccel)  // releases a latched INT1
+        try wake()
     }
 
     public func disableInterrupts() throws(IMUDriverError) {

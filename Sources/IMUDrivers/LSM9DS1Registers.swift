@@ -49,6 +49,18 @@ enum LSM9DS1Registers {
         2: [16], 3: [14, 31], 4: [14, 29, 63, 78], 5: [21, 28, 57, 100], 6: [33, 40, 58, 100],
     ]
     static let accelRate = RegisterField(register: accelControl6, mask: 0xE0)
+    /// DS Table 68 (ODR_XL): the accelerometer's own rates, used when the gyro is powered down
+    /// (DS §3.1: then only the accelerometer runs, at ODR_XL).
+    static let accelOnlyRates: [DataRate] = [
+        DataRate(code: 1, hertz: 10), DataRate(code: 2, hertz: 50), DataRate(code: 3, hertz: 119),
+        DataRate(code: 4, hertz: 238), DataRate(code: 5, hertz: 476), DataRate(code: 6, hertz: 952),
+    ]
+    /// CTRL_REG4 LIR_XL1: the accelerometer interrupt stays latched until INT_GEN_SRC_XL is read.
+    static let latchAccelInterrupt = RegisterField(register: control4, mask: 0x02)
+    /// INT_GEN_THS_*_XL compare with the output's upper bits: one step is 128 output LSB, i.e.
+    /// full scale / 256 (the DS gives no unit; ST's sibling parts and SparkFun's driver notes
+    /// read it so).
+    static let interruptThresholdSteps = 256.0
     static let accelFullScale = RegisterField(register: accelControl6, mask: 0x18)
 
     /// DS Table 46 (ODR_G); with the gyro on, the accelerometer runs at the same rate (DS §3.1).

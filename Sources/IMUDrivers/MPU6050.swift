@@ -200,6 +200,29 @@ public final class MPU6050: IMUDriver {
         try bus.write(address, R.interruptEnable, 0)
     }
 
+    /// The low-power accelerometer mode (PS §6.2 "low power accelerometer mode", RM §108): the
+    /// gyros in standby, the temperature sensor off, the chip waking at LP_WAKE_CTRL's rate to
+    /// sample the accelerometer, motion detection (MOT_THR/MOT_DUR on the high-passed
+    /// acceleration) as the only interrupt.
+    public func watchForMotion(thresholdG: Double, durationMilliseconds: Int, rateHz: Double) throws(IMUDriverError) -> Double {
+        let wake = R.lowPowerWakeRates.nearest(rateHz)
+        try bus.write(address, R.interruptEnable, 0)
+        try enableInterrupt(.motion(thresholdG: thresholdG, durationMilliseconds: durationMilliseconds))
+        try bus.update(address, R.accelHighPass, to: R.accelHighPass063Hz)
+        _ = try bus.read(address, R.interruptStatus)  // nothing pending from before the watch
+        try bus.write(address, R.powerManagement2, R.lowPowerWakeRate.replacing(wake.code, in: R.standbyGyros))
+        try bus.write(address, R.powerManagement1, R.powerCycleTemperatureOff)
+        return wake.hertz
+    }
+
+    public func endMotionWatch() throws(IMUDriverError) {
+        try bus.write(address, R.powerManagement1, R.clockGyroX)
+        try bus.write(address, R.powerManagement2, 0)
+        try bus.write(address, R.interruptEnable, 0)
+        _ = try bus.read(address, R.interruptStatus)  // releases the latched INT pin
+        waitForFirstSample()
+    }
+
     /// Reads and clears INT_STATUS (RM §58).
     public func interruptStatus() throws(IMUDriverError) -> (dataReady: Bool, motion: Bool, fifoOverflow: Bool) {
         let status = try bus.read(address, R.interruptStatus)

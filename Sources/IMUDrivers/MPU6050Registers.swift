@@ -26,6 +26,16 @@ enum MPU6050Registers {
     static let powerDeviceReset: UInt8 = 0x80       // PWR_MGMT_1 DEVICE_RESET
     static let powerSleep: UInt8 = 0x40             // PWR_MGMT_1 SLEEP (set at power-up)
     static let clockGyroX: UInt8 = 0x01             // PWR_MGMT_1 CLKSEL=1: PLL on gyro X (PS §6.4 recommends it)
+    /// PWR_MGMT_1 for the low-power accelerometer mode (RM §107–108): CYCLE, TEMP_DIS, CLKSEL = 0
+    /// (the internal oscillator: the gyro whose PLL is the usual clock is in standby).
+    static let powerCycleTemperatureOff: UInt8 = 0x28
+    /// PWR_MGMT_2 STBY_XG, STBY_YG, STBY_ZG: the gyroscopes in standby (RM §108).
+    static let standbyGyros: UInt8 = 0x07
+    /// PWR_MGMT_2 LP_WAKE_CTRL (bits 7:6): how often the chip wakes in CYCLE mode (RM §108).
+    static let lowPowerWakeRate = RegisterField(register: powerManagement2, mask: 0xC0)
+    static let lowPowerWakeRates: [DataRate] = [
+        DataRate(code: 0, hertz: 1.25), DataRate(code: 1, hertz: 5), DataRate(code: 2, hertz: 20), DataRate(code: 3, hertz: 40),
+    ]
     static let userFIFOEnable: UInt8 = 0x40         // USER_CTRL FIFO_EN
     static let userFIFOReset: UInt8 = 0x04          // USER_CTRL FIFO_RESET
     static let fifoAccelAndGyro: UInt8 = 0x78       // FIFO_EN: XG, YG, ZG, ACCEL → 12 bytes a sample
@@ -39,6 +49,9 @@ enum MPU6050Registers {
     /// detection compares against MOT_THR; 0 (reset) would never see motion. 1 = 5 Hz.
     static let accelHighPass = RegisterField(register: accelConfig, mask: 0x07)
     static let accelHighPass5Hz: UInt8 = 1
+    /// ACCEL_HPF = 4: 0.63 Hz, for the low-power watch (a hand's shake passes almost whole,
+    /// gravity and slow turns do not).
+    static let accelHighPass063Hz: UInt8 = 4
     static let accelFullScale = RegisterField(register: accelConfig, mask: 0x18)
     static let lowPassFilter = RegisterField(register: config, mask: 0x07)
 

@@ -22,7 +22,11 @@ public struct EventDetector: Sendable {
         var events: [MotionEvent] = []
         if let changed = orientation.update(gravity: gravity) { events.append(.orientation(changed, timestamp: t)) }
         if let phase = shake.update(userAcceleration: userAcceleration, timestamp: t) { events.append(.shake(phase)) }
-        if let slapped = slap.update(userAcceleration: userAcceleration, timestamp: t) { events.append(.slap(slapped)) }
+        if let slapped = slap.update(userAcceleration: userAcceleration, timestamp: t) {
+            events.append(.slap(slapped))
+            // The stop that made the slap is not a shake's swing back.
+            shake.dismissSwings()
+        }
         if let heading, let reported = headingFilter?.filter(heading) {
             events.append(.heading(degrees: reported, timestamp: t))
         }

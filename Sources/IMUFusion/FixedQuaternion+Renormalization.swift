@@ -19,8 +19,10 @@ extension FixedQuaternion {
         let epsilonQ31 = roundingShiftRight(epsilon, by: 27)
         let mantissa = (Int64(1) << 31) &- roundingShiftRight(epsilon, by: 28)
             &+ roundingShiftRight(3 &* epsilonQ31 &* epsilonQ31, by: 34)
+        // |c| ≤ |q| and mantissa ≈ 2^31/|q| (to 10⁻¹¹), so |c · mantissa| / 2^31 ≤ 1 + 2⁻³⁰:
+        // inside Q2.30, no saturation needed.
         @inline(__always) func scale(_ c: Q30) -> Q30 {
-            Q30(raw: saturatedInt32(roundingShiftRight(Int64(c.raw) &* mantissa, by: 31)))
+            Q30(raw: Int32(truncatingIfNeeded: roundingShiftRight(Int64(c.raw) &* mantissa, by: 31)))
         }
         return FixedQuaternion(w: scale(w), x: scale(x), y: scale(y), z: scale(z))
     }

@@ -35,6 +35,19 @@ public struct FixedQuaternion: Sendable, Equatable {
     /// rounded once, saturating: within ½ LSB of the exact product of the inputs (tests).
     @inlinable @inline(__always)
     public static func * (lhs: FixedQuaternion, rhs: FixedQuaternion) -> FixedQuaternion {
+        product(lhs, rhs, saturating: true)
+    }
+
+    /// lhs ⊗ rhs for factors with |lhs|·|rhs| < 2 − 2⁻²⁹ (e.g. two nearly unit quaternions):
+    /// then every component, bounded by |lhs ⊗ rhs| = |lhs|·|rhs|, fits Q2.30 after rounding,
+    /// so this is `*` without its (never taken) saturation step: the same integers, cheaper.
+    @inlinable @inline(__always)
+    static func unitProduct(_ lhs: FixedQuaternion, _ rhs: FixedQuaternion) -> FixedQuaternion {
+        product(lhs, rhs, saturating: false)
+    }
+
+    @inlinable @inline(__always)
+    static func product(_ lhs: FixedQuaternion, _ rhs: FixedQuaternion, saturating: Bool) -> FixedQuaternion {
         let (aw, ax, ay, az) = (Int64(lhs.w.raw), Int64(lhs.x.raw), Int64(lhs.y.raw), Int64(lhs.z.raw))
         let (bw, bx, by, bz) = (Int64(rhs.w.raw), Int64(rhs.x.raw), Int64(rhs.y.raw), Int64(rhs.z.raw))
         // Products are ≤ 2^62; quartered, four of them fit Int64 for any inputs.
@@ -43,7 +56,10 @@ public struct FixedQuaternion: Sendable, Equatable {
         let x = p(aw, bx) &+ p(ax, bw) &+ p(ay, bz) &- p(az, by)
         let y = p(aw, by) &- p(ax, bz) &+ p(ay, bw) &+ p(az, bx)
         let z = p(aw, bz) &+ p(ax, by) &- p(ay, bx) &+ p(az, bw)
-        @inline(__always) func q30(_ v: Int64) -> Q30 { Q30(raw: saturatedInt32(roundingShiftRight(v, by: 28))) }
+        @inline(__always) func q30(_ v: Int64) -> Q30 {
+            let rounded = roundingShiftRight(v, by: 28)
+            return Q30(raw: saturating ? saturatedInt32(rounded) : Int32(truncatingIfNeeded: rounded))
+        }
         return FixedQuaternion(w: q30(w), x: q30(x), y: q30(y), z: q30(z))
     }
 
@@ -84,17 +100,29 @@ public struct FixedQuaternion: Sendable, Equatable {
 
     /// The rotation matrix of this (unit) quaternion, device → reference like the quaternion.
     /// Written with w², x², y², z² on the diagonal so that it scales by |q|² rather than
-    /// assuming it. Entries within 1 LSB of the exact matrix of the same quaternion.
+    /// assuming it. Entries within 1 LSB of the exact matrix of the same quaternion; saturating.
     @inlinable @inline(__always)
-    public var rotationMatrix: FixedMatrix3 {
+    public var rotationMatrix: FixedMatrix3 { rotationMatrix(saturating: true) }
+
+    /// `rotationMatrix` of a quaternion with |q|² < 2 − 2⁻²⁹ (any normalised one): every entry
+    /// is bounded by |q|² (|2(xy − wz)| ≤ x² + y² + w² + z², likewise the diagonal), so it fits
+    /// Q2.30 and the saturation step is left out. The same integers, cheaper.
+    @inlinable @inline(__always)
+    var unitRotationMatrix: FixedMatrix3 { rotationMatrix(saturating: false) }
+
+    @inlinable @inline(__always)
+    func rotationMatrix(saturating: Bool) -> FixedMatrix3 {
         let (w, x, y, z) = (Int64(self.w.raw), Int64(self.x.raw), Int64(self.y.raw), Int64(self.z.raw))
         // Products quartered (Q58) so that any inputs fit; the off-diagonal 2·(…) is a shift of 27.
         @inline(__always) func p(_ a: Int64, _ b: Int64) -> Int64 { (a &* b) &>> 2 }
         let (ww, xx, yy, zz) = (p(w, w), p(x, x), p(y, y), p(z, z))
         let (xy, xz, yz) = (p(x, y), p(x, z), p(y, z))
         let (wx, wy, wz) = (p(w, x), p(w, y), p(w, z))
-        @inline(__always) func diagonal(_ v: Int64) -> Q30 { Q30(raw: saturatedInt32(roundingShiftRight(v, by: 28))) }
-        @inline(__always) func twice(_ v: Int64) -> Q30 { Q30(raw: saturatedInt32(roundingShiftRight(v, by: 27))) }
+        @inline(__always) func q30(_ v: Int64) -> Q30 {
+            Q30(raw: saturating ? saturatedInt32(v) : Int32(truncatingIfNeeded: v))
+        }
+        @inline(__always) func diagonal(_ v: Int64) -> Q30 { q30(roundingShiftRight(v, by: 28)) }
+        @inline(__always) func twice(_ v: Int64) -> Q30 { q30(roundingShiftRight(v, by: 27)) }
         return FixedMatrix3(
             row0: FixedVector3(x: diagonal(ww &+ xx &- yy &- zz), y: twice(xy &- wz), z: twice(xz &+ wy)),
             row1: FixedVector3(x: twice(xy &+ wz), y: diagonal(ww &- xx &+ yy &- zz), z: twice(yz &- wx)),

@@ -22,18 +22,15 @@ public struct FusionGains: Sendable, Equatable {
 
     /// The sample period these gains were computed for (s); 0 = never computed.
     public var dt: Double = 0
-    /// Each of the two stages of the acceleration low-pass (τ/2 each).
-    public var accelStage: Double = 1
-    /// Each of the two stages of the rest-detection reference low-pass.
-    public var restStage: Double = 1
     /// Rest bias: fraction of the gap to the low-passed rate closed per sample.
     public var restBias: Double = 0
     /// Motion bias: 1/τ, multiplies the correction angle (the dt cancels, see GyroBiasEstimator).
     public var motionBias: Double = 0
-    /// The in-motion bias estimate runs every `biasDecimation`-th sample (8 while 8·dt ≤ 0.5 s,
-    /// else every sample): the bias moves slowly, its low-passes see the rotation at ⅛ rate.
+    /// The rest test, the inclination correction and the in-motion bias estimate run every
+    /// `biasDecimation`-th sample (8 while 8·dt ≤ 0.5 s, else every sample), from the first one
+    /// on: the bias and the low-passed gravity move slowly.
     public var biasDecimation = 1
-    /// Each stage of the bias estimator's low-passes at biasDecimation · dt.
+    /// Each stage of the acceleration and bias low-passes (τ_acc/2) at biasDecimation · dt.
     public var biasStage: Double = 1
     /// A magnetometer sample is used only when at least this long has passed since the last
     /// one used ((biasDecimation − ½)·dt): a magnetometer at the sample rate runs at ⅛ of it,
@@ -46,8 +43,6 @@ public struct FusionGains: Sendable, Equatable {
 
     public init(parameters p: FusionParameters, dt: Double) {
         self.dt = dt
-        accelStage = lowPassGain(tau: p.accelerometerTau / 2, dt: dt)
-        restStage = lowPassGain(tau: p.restFilterTau / 2, dt: dt)
         restBias = lowPassGain(tau: p.restBiasTau, dt: dt)
         motionBias = p.motionBiasTau > 0 ? 1 / p.motionBiasTau : 0
         biasDecimation = 8 * dt <= 0.5 ? 8 : 1

@@ -13,6 +13,10 @@ public struct FusionState: Sendable, Equatable {
     public var elapsed: Double = 0
     /// Time since the last magnetometer sample (s).
     public var magneticDt: Double = 0
+    /// Samples and time since the decimated parts (rest test, inclination correction, in-motion
+    /// bias: they run together) last ran.
+    public var decimationPhase = 0
+    public var decimationSpan: Double = 0
 
     /// Strapdown integration of the bias-free rate: device → I.
     public var gyroAttitude = Quaternion.identity

@@ -4,8 +4,9 @@ import IMUGeometry
 /// - gyro: rad/s, device frame. accel: g, Core Motion sign (gravity points down).
 /// - mag: µT (any fixed unit), or nil when no new magnetometer sample came with this one.
 /// - dt: seconds since the previous gyro/accel sample (from the timestamps).
-/// No allocation; cost per step: a few quaternion products and rotations, three to five
-/// normalisations (rsqrt), two divisions (warm-up and magnetometer).
+/// No allocation; cost per step: the gyro step and the specific force into the almost-inertial
+/// frame; every `biasDecimation`-th sample the rest test, the inclination correction and the
+/// in-motion bias; the magnetometer at most that often.
 public func update(
     state s: inout FusionState, parameters p: FusionParameters,
     gyro: Vector3, accel: Vector3, mag: Vector3? = nil, dt: Double
@@ -17,8 +18,17 @@ public func update(
     s.lastAccel = accel
     if s.gains.isStale(for: dt) { s.gains = FusionGains(parameters: p, dt: dt) }
     s.elapsed += dt
-    // Running-mean start of the low-passes while they are younger than their time constant.
-    let warmUpGain = s.elapsed < p.accelerometerTau ? dt / s.elapsed : 0
+    // The rest test, the inclination correction and the in-motion bias run on every
+    // `biasDecimation`-th sample, from the first on. Their low-passes start as running means
+    // while they are younger than τ_acc: gain span / elapsed on those samples.
+    s.decimationPhase += 1
+    s.decimationSpan += dt
+    var warmUpGain = 0.0
+    if s.decimationPhase >= s.gains.biasDecimation {
+        if s.elapsed < p.accelerometerTau { warmUpGain = s.decimationSpan / s.elapsed }
+        s.decimationPhase = 0
+        s.decimationSpan = 0
+    }
 
     let specificForce = -accel
     s.rest.update(
@@ -47,7 +57,7 @@ public func update(
         let turning = rate.dot(rate) >= p.magneticNewFieldMinRate * p.magneticNewFieldMinRate
         let biasGain = s.heading.update(
             magEarth: (s.heading.heading * q6).rotate(mag), dt: magDt, gains: s.magneticGains, turning: turning,
-            learnsBias: warmUpGain == 0 && s.rest.sinceRest >= p.magneticBiasRestHold, parameters: p)
+            learnsBias: s.elapsed >= p.accelerometerTau && s.rest.sinceRest >= p.magneticBiasRestHold, parameters: p)
         if biasGain > 0 {
             GyroBiasEstimator.learnAlongVertical(
                 bias: &s.bias, headingError: s.heading.lastError, gain: biasGain, attitude6D: q6,

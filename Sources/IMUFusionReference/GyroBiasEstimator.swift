@@ -28,8 +28,7 @@ public struct GyroBiasEstimator: Sendable, Equatable {
             && a.correctionSum == b.correctionSum && a.elapsedSinceUpdate == b.elapsedSinceUpdate
     }
 
-    /// The in-motion part runs every `gains.biasDecimation`-th sample (every sample during the
-    /// warm-up) on the correction angles summed since its last run and with the time they
+    /// The in-motion part runs every `gains.biasDecimation`-th sample on the correction angles summed since its last run and with the time they
     /// span; its low-passes use the gain for that span. The rest part runs every sample.
     /// `limit`: the range of every component (biasClip, or magneticBiasClip in 9D).
     @inline(__always)
@@ -42,10 +41,10 @@ public struct GyroBiasEstimator: Sendable, Equatable {
             phase += 1
             correctionSum = (correctionSum.x + correction.x, correctionSum.y + correction.y)
             elapsedSinceUpdate += dt
-            if warmUpGain > 0 || phase >= gains.biasDecimation {
+            if phase >= gains.biasDecimation {
                 let span = elapsedSinceUpdate
                 let phi = correctionSum
-                let k = warmUpGain > 0 ? gains.accelStage : gains.biasStage
+                let k = gains.biasStage
                 phase = 0
                 correctionSum = (0, 0)
                 elapsedSinceUpdate = 0

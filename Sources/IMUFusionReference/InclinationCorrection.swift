@@ -3,15 +3,15 @@ import IMUGeometry
 /// Accelerometer correction. The specific force is rotated into the almost-inertial frame of
 /// the gyro integration and low-passed there: translation, tapping and vibration average
 /// out while gravity stays put. The inclination quaternion then turns that low-passed
-/// vector a onto the vertical, every sample: during the warm-up exactly, with the half-way
+/// vector a onto the vertical, every `biasDecimation`-th sample: during the warm-up exactly, with the half-way
 /// quaternion (|a| + a_z, a_y, −a_x, 0) normalised; afterwards with the small-angle
 /// quaternion (1, φ/2) renormalised by a Newton step (φ = (a_y, −a_x)/|a|). No trig.
 enum InclinationCorrection {
     /// Returns the correction as a small rotation vector (x, y) in the earth frame (rad),
     /// which drives the in-motion bias estimate. Decimated like the bias estimator: the
-    /// inertial force is summed every sample, and every `gains.biasDecimation`-th sample
-    /// (every sample during the warm-up) its mean goes through the low-pass (gain for that
-    /// span) and the correction is applied; on the other samples φ = 0.
+    /// inertial force is summed every sample, and every `gains.biasDecimation`-th sample its
+    /// mean goes through the low-pass (gain for that span) and the correction is applied; on
+    /// the other samples φ = 0.
     @inline(__always)
     static func update(
         inclination: inout Quaternion, lowPass: inout CascadedLowPass, decimation: inout InclinationDecimation,
@@ -19,11 +19,10 @@ enum InclinationCorrection {
     ) -> (x: Double, y: Double) {
         decimation.forceSum += gyroAttitude.rotate(specificForce)
         decimation.phase += 1
-        guard warmUpGain > 0 || decimation.phase >= gains.biasDecimation else { return (0, 0) }
+        guard decimation.phase >= gains.biasDecimation else { return (0, 0) }
         let inertial = (1 / Double(decimation.phase)) * decimation.forceSum
         decimation = InclinationDecimation()
-        let filtered = lowPass.update(
-            inertial, gain: warmUpGain > 0 ? gains.accelStage : gains.biasStage, warmUpGain: warmUpGain)
+        let filtered = lowPass.update(inertial, gain: gains.biasStage, warmUpGain: warmUpGain)
         let a = inclination.rotate(filtered)
         let n2 = a.dot(a)
         guard n2 > 1e-18 else { return (0, 0) }

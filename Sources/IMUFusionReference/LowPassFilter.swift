@@ -1,8 +1,9 @@
 import IMUGeometry
 
 /// Second-order low-pass on a vector as two cascaded first-order stages (same gain each).
-/// Its start: while `warmUpGain` (dt / time since start) exceeds the stage gain, both stages
-/// hold the running mean of the input, so the output is unbiased from the first sample on.
+/// Its start: while `warmUpGain` (the time the input spans / time since start) exceeds the
+/// stage gain, both stages hold the running mean of the input, so the output is unbiased from
+/// the first sample on.
 public struct CascadedLowPass: Sendable, Equatable {
     public var stage1 = Vector3.zero
     public var stage2 = Vector3.zero

@@ -23,7 +23,7 @@ public struct RestDetector: Sendable, Equatable {
 
     public init() {}
 
-    /// Every `gains.biasDecimation`-th sample (every sample in the warm-up): the means of the
+    /// Every `gains.biasDecimation`-th sample: the means of the
     /// samples since the last run go through the low-passes (gain for that span), and this
     /// sample is tested against them; the rest time grows by the span.
     @inline(__always)
@@ -35,9 +35,9 @@ public struct RestDetector: Sendable, Equatable {
         gyroSum += gyro
         forceSum += specificForce
         elapsedSinceUpdate += dt
-        guard warmUpGain > 0 || phase >= gains.biasDecimation else { return }
+        guard phase >= gains.biasDecimation else { return }
         let scale = 1 / Double(phase)
-        let k = warmUpGain > 0 ? gains.restStage : gains.restStageDecimated
+        let k = gains.restStageDecimated
         let gyroLp = gyroReference.update(scale * gyroSum, gain: k, warmUpGain: warmUpGain)
         let accelLp = accelReference.update(scale * forceSum, gain: k, warmUpGain: warmUpGain)
         let span = elapsedSinceUpdate

@@ -12,6 +12,8 @@ public final class ActionRunner: @unchecked Sendable {
     private let lines: [GPIOTarget: any GPIOOutputLine]
     private let lock = NSLock()
     private let timers = DispatchQueue(label: "imu.actions.timers")
+    /// How long before a pulse's end its timer wakes, to wait out the rest on the CPU (ns).
+    static let pulseSpinNanoseconds = 4_000_000
     /// Commands still running, for `waitForCommands` and shutdown.
     private let running = Mutex<Set<Int32>>([])
 
@@ -77,14 +79,23 @@ public final class ActionRunner: @unchecked Sendable {
         case .setLow: try line.set(high: false)
         case .toggle: try line.set(high: !line.isHigh)
         case .pulse(let milliseconds):
-            // Active now, back on a timer: the fusion loop must not wait out the pulse.
+            // Active now, back on a timer: the fusion loop must not wait out the pulse. The timer
+            // is strict and wakes a little early, then the last stretch is waited out on the CPU:
+            // a thread woken on a busy machine can be several ms late, a pulse should not be.
             let previous = line.isHigh
             try line.set(high: !previous)
-            timers.asyncAfter(deadline: .now() + .milliseconds(milliseconds)) { [self] in
+            let end = DispatchTime.now() + .milliseconds(milliseconds)
+            let early = min(Self.pulseSpinNanoseconds, milliseconds * 500_000)
+            let timer = DispatchSource.makeTimerSource(flags: .strict, queue: timers)
+            timer.schedule(deadline: end - .nanoseconds(early), leeway: .nanoseconds(0))
+            timer.setEventHandler { [self] in
+                while DispatchTime.now() < end {}
                 lock.lock()
-                defer { lock.unlock() }
                 try? lines[target]?.set(high: previous)
+                lock.unlock()
+                timer.cancel()
             }
+            timer.resume()
         }
     }
 

@@ -6,6 +6,8 @@ import TOMLKit
 /// error with file:line and what was expected, never a rule that silently does nothing.
 ///
 /// ```toml
+/// low-power = true          # optional: sleep between shakes, woken by the chip's INT pin
+///
 /// [[rule]]
 /// name = "relay on shake"
 /// on = "shake"              # shake | orientation | slap | heading
@@ -22,6 +24,14 @@ import TOMLKit
 /// ```
 public struct RulesFile: Sendable, Equatable {
     public var rules: [Rule]
+    /// `low-power = true`: the daemon lets the chip watch for motion in its low-power mode and
+    /// sleeps until its INT pin says something moved (shakes only are seen while it sleeps).
+    public var lowPower: Bool
+
+    public init(rules: [Rule], lowPower: Bool = false) {
+        self.rules = rules
+        self.lowPower = lowPower
+    }
 
     /// Reads and checks `path`. `headerPins` are the pins the board has (pin → line); a rule
     /// naming another pin is refused. nil: pins are not checked (no board known).
@@ -54,6 +64,7 @@ struct RulesDecoder: TOMLSchemaDecoder {
 
     static let expected: [String: String] = [
         "rule": "an array of tables, written [[rule]]",
+        "low-power": "true or false",
         "name": "a string like \"relay on shake\"",
         "on": "one of \"shake\", \"orientation\", \"slap\", \"heading\"",
         "phase": "one of \"began\", \"ended\", \"cancelled\"",
@@ -71,14 +82,19 @@ struct RulesDecoder: TOMLSchemaDecoder {
 
     func decode() throws(ConfigFileError) -> RulesFile {
         let root = try parseRoot(text)
-        try checkKeys(root, allowed: ["rule"], table: nil, index: nil, what: "a rules file")
+        try checkKeys(root, allowed: ["low-power", "rule"], table: nil, index: nil, what: "a rules file")
+        var lowPower = false
+        if let value = root["low-power"] {
+            guard value.type == .bool, let flag = value.bool else { throw mustBe("low-power", value, table: nil, index: nil) }
+            lowPower = flag
+        }
         var rules: [Rule] = []
         var actionIndex = 0  // [[rule.action]] elements are numbered across the whole file
         for (index, table) in try tables(root, "rule").enumerated() {
             rules.append(try rule(table, index: index, actionIndex: &actionIndex))
         }
         if rules.isEmpty { throw error("a rules file needs at least one [[rule]] (name, on, and its [[rule.action]])") }
-        return RulesFile(rules: rules)
+        return RulesFile(rules: rules, lowPower: lowPower)
     }
 
     func rule(_ t: TOMLTable, index: Int, actionIndex: inout Int) throws(ConfigFileError) -> Rule {

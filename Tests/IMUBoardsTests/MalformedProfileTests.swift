@@ -26,6 +26,14 @@ import Testing
         #expect(e.description.contains(".toml:3:"))
     }
 
+    /// Found by Fuzz/BoardProfileFuzz: toml++ aborted the process on a header like this.
+    @Test func aTableHeaderWithoutANameIsASyntaxErrorNotACrash() throws {
+        let text = validHat.replacingOccurrences(of: "[[imu]]", with: "[[?mu]]")
+        let e = try #require(try loadError(text))
+        #expect(e.line == 4 && e.column == 3)
+        #expect(e.message == "TOML syntax error: a table header needs a name after '[' (letters, digits, - and _, or a quoted name), found '?'")
+    }
+
     @Test func aMisspelledKeyIsNamedWithTheExpectedOnes() throws {
         let text = validHat.replacingOccurrences(of: "address = 0x68", with: "adress = 0x68")
         let e = try #require(try loadError(text))

@@ -191,6 +191,20 @@ struct CalibrationFileTests {
         }
     }
 
+    /// Found by Fuzz/CalibrationFileFuzz: one damaged byte in a table header (`[?agnetometer]`)
+    /// made toml++ abort the process; it is a syntax error at the header like any other damage.
+    @Test func aDamagedTableHeaderIsRefusedNotACrash() throws {
+        let text = fullCalibrationFile().tomlText.replacingOccurrences(of: "[magnetometer]", with: "[?agnetometer]")
+        let headerLine = text.split(separator: "\n", omittingEmptySubsequences: false).firstIndex(of: "[?agnetometer]")! + 1
+        do {
+            _ = try CalibrationFile.parse(text, file: "cal.toml", expecting: senseHat)
+            Issue.record("a damaged file was accepted")
+        } catch {
+            #expect(error.description == "cal.toml:\(headerLine):2: TOML syntax error: a table header needs a name after '[' "
+                + "(letters, digits, - and _, or a quoted name), found '?' (the file is damaged or was cut short)")
+        }
+    }
+
     @Test func garbageIsRefusedWithALine() {
         for garbage in ["\u{0}\u{1}\u{2}binary", "version = ", "[chip\ntype = 1", "hello"] {
             do {

@@ -30,6 +30,18 @@ import Testing
         #expect(result.stderr.hasPrefix("<6>started") && result.stderr.contains("<6>stopped"))
     }
 
+    @Test func lowPowerFromTheRulesFileSleepsBetweenShakesAndStillToggles() async throws {
+        let rules = try rulesFile("low-power = true\n\n" + toggleOnShake)
+        defer { try? FileManager.default.removeItem(atPath: rules) }
+        let result = try await imu("run", "--config", rules, "--sim", "shake", "--virtual-time", "--duration", "8")
+        try #require(result.succeeded, "\(result)")
+        let lines = result.stderr.split(separator: "\n")
+        #expect(lines.first?.contains("low_power=true") == true, "\(result.stderr)")
+        #expect(lines.filter { $0.contains("rule fired") }.count == 2, "\(result.stderr)")
+        // Idle after the first shake, woken by INT at the second (t = 4 s), idle after it.
+        #expect(lines.filter { $0.contains("idle at") }.count == 2 && lines.filter { $0.contains("woken at") }.count == 1, "\(result.stderr)")
+    }
+
     @Test func aBadRulesFileIsRefusedAtStartWithItsLine() async throws {
         let rules = try rulesFile(toggleOnShake.replacingOccurrences(of: "gpio-pin = 11", with: "gpio-pin = 2"))
         defer { try? FileManager.default.removeItem(atPath: rules) }

@@ -18,16 +18,16 @@ import Testing
         var faultAt = 0.0
     }
 
-    /// 10 s at 100 Hz of the sim board's LSM9DS1 (or `chip`), lying still, with `fault` injected
+    /// 10 s at `rate` (100 Hz unless said) of the sim board's LSM9DS1 (or `chip`), lying still, with `fault` injected
     /// into the twin when the stream's clock passes `at`.
-    func run(_ chip: ChipModel = .lsm9ds1, at: Double = 3, fault: (VirtualBoard) -> Void) throws -> Run {
+    func run(_ chip: ChipModel = .lsm9ds1, rate: Double = 100, at: Double = 3, fault: (VirtualBoard) -> Void) throws -> Run {
         let clock = VirtualClock()
         let twin = VirtualBoard(chip: chip, scenario: PoseScenario(.faceUp), errors: .calibrated, seed: 3, clock: clock)
         let placement = twin.profile.imus[0]
         let session = HardwareSession(
             bus: twin.bus, clock: clock, board: twin.profile, placement: placement,
             driver: placement.makeDriver(bus: twin.bus, clock: clock), twin: twin)
-        var stream = SampleStream(session: session, rate: 100, duration: 10)
+        var stream = SampleStream(session: session, rate: rate, duration: 10)
         var result = Run()
         stream.report = { result.reports.append($0) }
         _ = try stream.configure()
@@ -71,6 +71,38 @@ import Testing
         let result = try run { twin in twin.inject(.noAcknowledge(count: 5, address: nil)) }
         #expect(result.reports.count == 2, "\(result.reports)")
         #expect(result.samples.count > 950)
+    }
+
+    @Test(arguments: [ChipModel.lsm9ds1, .mpu6050])
+    func anIOErrorBurstIsToldInWordsAndRecovers(_ chip: ChipModel) throws {
+        let result = try run(chip) { twin in twin.inject(.ioErrorBurst(count: 3, address: nil)) }
+        #expect(result.reports.count == 2, "\(result.reports)")
+        #expect(result.reports.first?.hasPrefix("I/O error talking to the device at 0x") == true, "\(result.reports)")
+        #expect(result.reports.first?.hasSuffix("check the wiring and the pull-ups; retrying every 50 ms") == true)
+        #expect(result.reports.last?.contains("reconfigured") == true)
+        // Back within a second, fresh: a face-up device, timestamps going forward.
+        let after = result.samples.filter { $0.timestamp > result.faultAt }
+        #expect(after.first.map { $0.timestamp - result.faultAt < 1 } == true)
+        #expect(after.allSatisfy { ($0.acceleration - Vector3(0, 0, -1)).length < 0.05 })
+        #expect(zip(result.samples, result.samples.dropFirst()).allSatisfy { $1.timestamp > $0.timestamp })
+        #expect(result.dropped > 0 && result.dropped < 100, "\(result.dropped) dropped")
+    }
+
+    /// At 952/1000 Hz through the FIFO, the host stalls for 0.3 s (far longer than the 32 or 85
+    /// samples the FIFO holds): the overflow's loss is counted, and the stream goes on without a
+    /// stale or shifted sample and without time going backwards.
+    @Test(arguments: [ChipModel.lsm9ds1, .mpu6050])
+    func aFIFOOverflowIsCountedAndTheStreamGoesOn(_ chip: ChipModel) throws {
+        let result = try run(chip, rate: 1000) { twin in twin.clock.sleep(seconds: 0.3) }
+        #expect(result.reports.isEmpty, "\(result.reports)")
+        #expect(result.dropped > 200, "\(result.dropped) counted as dropped")
+        let rate = chip == .mpu6050 ? 1000.0 : 952
+        let gaps = zip(result.samples, result.samples.dropFirst()).map { $1.timestamp - $0.timestamp }
+        #expect(gaps.allSatisfy { $0 > 0 })
+        let missing = gaps.map { Int(($0 * rate).rounded()) - 1 }.filter { $0 > 0 }.reduce(0, +)
+        #expect(abs(missing - result.dropped) <= 2, "\(missing) missing in the timestamps, \(result.dropped) counted")
+        #expect(result.samples.allSatisfy { ($0.acceleration - Vector3(0, 0, -1)).length < 0.05 })
+        #expect(result.samples.last.map { $0.timestamp > 9.9 } == true)
     }
 
     @Test func aStuckBusTimesOutAndRecovers() throws {

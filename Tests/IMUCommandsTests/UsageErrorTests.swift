@@ -4,7 +4,7 @@ import Testing
 @Suite struct UsageErrorTests {
     static let scenarioNames = [
         "still", "face-up", "face-down", "upright", "upside-down", "landscape-left", "landscape-right", "on-back",
-        "seed-sequence", "figure-eight", "shake", "tap", "walk", "magnet", "spin", "tilt", "tumble",
+        "seed-sequence", "figure-eight", "shake", "slap", "tap", "walk", "magnet", "spin", "tilt", "tilt-around", "tumble",
     ]
 
     @Test("a scenario without --sim says it needs --sim")

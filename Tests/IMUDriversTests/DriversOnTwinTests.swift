@@ -112,6 +112,27 @@ import Testing
         #expect((mean - Vector3(0, 0, -1)).length < 0.01)
     }
 
+    /// Taps of 3 g on a ±2 g range: the readings stop at full scale with the right sign (the
+    /// chips' ADC saturates; a reading that wrapped around would flip to the other side).
+    @Test(arguments: chips)
+    func saturatedReadingsClipAtFullScaleAndNeverWrap(_ chip: ChipModel) throws {
+        let (twin, driver, clock) = board(chip, MotionScenarios.named("tap")!)
+        try driver.configure(IMUSettings(accelerometerRangeG: 2, sampleRateHz: chip == .mpu6050 ? 1000 : 952))
+        let fullScale = driver.configuration.accelerometerScale.sensitivity * 32768
+        #expect(abs(fullScale - 2) < 0.01)
+        var strongest = 0.0, lowest = 0.0, highest = -Double.infinity
+        for _ in 0..<2500 {
+            strongest = max(strongest, twin.deviceTruthNow.specificForceG.length)
+            let z = try driver.readSample().acceleration.z
+            lowest = min(lowest, z)
+            highest = max(highest, z)
+            clock.advance(by: 0.001)
+        }
+        #expect(strongest > 3.5, "the scenario's taps reach \(strongest) g")
+        #expect(lowest >= -fullScale && lowest < -0.99 * fullScale, "the taps read \(lowest) g")
+        #expect(highest < -0.5, "a reading wrapped around to \(highest) g")
+    }
+
     @Test(arguments: chips)
     func anOverflowedFIFOReportsWhatWasLostAndRecovers(_ chip: ChipModel) throws {
         let (_, driver, clock) = board(chip)

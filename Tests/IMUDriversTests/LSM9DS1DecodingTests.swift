@@ -57,4 +57,25 @@ import Testing
             "\(error)".contains("0x1c") && "\(error)".contains("expected 0x3d")
         }
     }
+
+    /// Found by Fuzz/RegisterDecodeFuzz: FIFO_SRC's six FSS bits can read up to 63, and the driver
+    /// read that many 12-byte levels into its 32-level buffer (a trap in debug builds, a heap
+    /// overrun in release). A garbled status byte is now an I/O error, and nothing is delivered.
+    @Test func aFIFOFillLevelBeyondThirtyTwoIsAnIOErrorNotAnOverrun() throws {
+        let chip = LSM9DS1(bus: bus, clock: clock)
+        try chip.configure(IMUSettings(sampleRateHz: 952))
+        try chip.startFIFO()
+        bus.set(0x6A, 0x2F, [0x3F])  // FIFO_SRC: 63 unread levels, which the chip cannot hold
+        var samples: [MotionSample] = []
+        #expect {
+            _ = try chip.drainFIFO(into: &samples)
+        } throws: { error in
+            "\(error)".hasPrefix("I/O error talking to the device at 0x6a on test (FIFO_SRC read 0x3f: 63 unread levels, more than the 32")
+        }
+        #expect(samples.isEmpty)
+        // The next good status reads normally: 32 levels, the most there can be.
+        bus.set(0x6A, 0x2F, [0x20])
+        let batch = try chip.drainFIFO(into: &samples)
+        #expect(batch.count == 32 && samples.count == 32)
+    }
 }

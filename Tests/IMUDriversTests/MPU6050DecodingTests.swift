@@ -82,4 +82,31 @@ import Testing
         #expect(abs(samples[1].timestamp - samples[0].timestamp - 0.001) < 1e-9)
         #expect(samples[2].timestamp == clock.now)
     }
+
+    /// Found by Fuzz/RegisterDecodeFuzz: a batch holding more samples than the time since the last
+    /// one allows (a chip clock running fast, a fill level misread) was anchored to the read
+    /// time and reached back before samples already delivered. Time now only goes forward: such a
+    /// batch is spread between the last sample and the read.
+    @Test func fifoTimestampsNeverGoBackwardsAcrossBatches() throws {
+        let chip = MPU6050(bus: bus, clock: clock)
+        try chip.configure(IMUSettings(sampleRateHz: 100))
+        try chip.startFIFO()
+        var samples: [MotionSample] = []
+        bus.set(0x68, 0x72, bigEndian([24]))  // two frames
+        clock.sleep(seconds: 0.02)
+        _ = try chip.drainFIFO(into: &samples)
+        // 10 ms later, 40 frames: at 100 Hz they would span 0.39 s, reaching far back.
+        bus.set(0x68, 0x72, bigEndian([480]))
+        clock.sleep(seconds: 0.01)
+        let batch = try chip.drainFIFO(into: &samples)
+        #expect(batch.count == 40 && samples.count == 42)
+        let steps = zip(samples, samples.dropFirst()).map { $1.timestamp - $0.timestamp }
+        #expect(steps.allSatisfy { $0 > 0 }, "\(steps)")
+        #expect(samples.last!.timestamp == clock.now)
+        // Then a normal batch continues from there at the chip's rate.
+        bus.set(0x68, 0x72, bigEndian([12]))
+        clock.sleep(seconds: 0.01)
+        _ = try chip.drainFIFO(into: &samples)
+        #expect(abs(samples[42].timestamp - samples[41].timestamp - 0.01) < 1e-9)
+    }
 }

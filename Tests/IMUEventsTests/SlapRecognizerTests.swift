@@ -44,9 +44,48 @@ import Testing
         #expect(found.isEmpty)
     }
 
+    @Test(arguments: [2.5, 4.0, 6.0])
+    func aVigorousShakeIsNotASlap(hertz: Double) {
+        // ±2.5 g: every swing back passes the stop threshold, but it is no harder than the swing.
+        let found = events(3) { t in Vector3(2.5 * sin(2 * .pi * hertz * t), 0, 0) }
+        #expect(found.isEmpty)
+    }
+
     @Test func twoSlapsAreTwoEvents() {
         let first = slap(1, at: 0.5), second = slap(-1, at: 1.5)
         let found = events(3) { t in first(t) + second(t) }
         #expect(found.map(\.direction) == [.right, .left])
+    }
+
+    @Test func aRestingOffsetFavoursNeitherDirection() {
+        // An uncalibrated accelerometer: 0.12 g of sideways offset in user acceleration throughout,
+        // and gentler swings (0.6 g) than above.
+        func gentle(_ sign: Double, at start: Double) -> (Double) -> Vector3 {
+            { t in
+                let s = t - start
+                if s >= 0 && s < 0.25 { return Vector3(sign * 0.6 * sin(.pi * s / 0.25), 0, 0) }
+                if s >= 0.25 && s < 0.29 { return Vector3(-sign * 3.75 * sin(.pi * (s - 0.25) / 0.04), 0, 0) }
+                return .zero
+            }
+        }
+        let slaps = [gentle(1, at: 2), gentle(-1, at: 4), gentle(-1, at: 6), gentle(1, at: 8)]
+        let found = events(10) { t in slaps.reduce(Vector3(0.12, 0, 0)) { $0 + $1(t) } }
+        #expect(found.map(\.direction) == [.right, .left, .left, .right])
+    }
+}
+
+@Suite struct EventDetectorTests {
+    @Test func aSlapWithAStrongSwingIsASlapAndNotAShake() {
+        var detector = EventDetector()
+        var found: [MotionEvent] = []
+        for i in 0..<400 {
+            let t = Double(i) / 100, s = t - 1
+            var x = 0.0
+            if s >= 0 && s < 0.2 { x = 1.2 * sin(.pi * s / 0.2) }                  // a hard swing (above the shake threshold)
+            if s >= 0.2 && s < 0.24 { x = -6 * sin(.pi * (s - 0.2) / 0.04) }       // stopped in 40 ms
+            found += detector.update(gravity: Vector3(0, -1, 0), userAcceleration: Vector3(x, 0, 0), heading: nil, timestamp: t)
+        }
+        let kinds = found.filter { if case .orientation = $0 { false } else { true } }
+        #expect(kinds.count == 1 && kinds.first?.type == "slap", "\(kinds)")
     }
 }

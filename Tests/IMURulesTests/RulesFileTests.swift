@@ -20,6 +20,14 @@ import Testing
         }
     }
 
+    @Test func lowPowerIsAFlagAtTheTop() throws {
+        let rule = "[[rule]]\nname = \"r\"\non = \"shake\"\n  [[rule.action]]\n  gpio-pin = 11\n  set = \"toggle\"\n"
+        #expect(try parse(rule).lowPower == false)
+        #expect(try parse("low-power = true\n" + rule).lowPower == true)
+        #expect(failure("low-power = \"yes\"\n" + rule) == "rules.toml:1:1: `low-power` must be true or false, found the string \"yes\"")
+        #expect(failure("low_power = true\n" + rule).contains("did you mean `low-power`?"))
+    }
+
     @Test func aFileWithEveryKindOfRuleLoads() throws {
         let file = try parse("""
             [[rule]]
@@ -58,6 +66,11 @@ import Testing
         #expect(file.rules[1].trigger == .orientation(.faceDown))
         #expect(file.rules[1].actions == [.gpio(.lineName("GPIO27"), .pulse(milliseconds: 200))])
         #expect(file.rules[2].trigger == .slap(.right) && file.rules[2].line == 21)
+    }
+
+    /// The fuzz targets' finding (toml++ aborting on a header without a name) for rules files.
+    @Test func aTableHeaderWithoutANameIsASyntaxErrorNotACrash() {
+        #expect(failure("[[rule]]\nname = \"x\"\non = \"shake\"\n  [[ rule.action]]\n  [[\n") == "rules.toml:5:5: TOML syntax error: a table header needs a name after '[' (letters, digits, - and _, or a quoted name), found the end of the line")
     }
 
     @Test func aPinTheBoardDoesNotHaveIsAnErrorAtItsLine() {

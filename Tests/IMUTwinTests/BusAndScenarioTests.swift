@@ -1,3 +1,4 @@
+import Foundation
 import IMUBus
 import IMUGeometry
 import Testing
@@ -74,6 +75,23 @@ import Testing
     @Test func spinRateIsDerivedFromTheAttitude() {
         let truth = ClosureScenario.spin.deviceTruth(at: 1.3)
         #expect(near(truth.rotationRateRadiansPerSecond, Vector3(0, 0, .pi / 2), 1e-6))
+    }
+
+    @Test func tiltAroundLowersEachEdgeInTurn() throws {
+        let scenario = try #require(MotionScenarios.named("tilt-around"))
+        // Every 2 s the low edge has gone 45° further counter-clockwise, from the right edge.
+        for step in 0..<9 {
+            let t = Double(step) * 2
+            let gravity = -scenario.deviceTruth(at: t).specificForceG
+            let downhill = Double(step) * .pi / 4
+            let tilt = 20 * Double.pi / 180
+            #expect(near(gravity, Vector3(sin(tilt) * cos(downhill), sin(tilt) * sin(downhill), -cos(tilt)), 1e-9), "t = \(t): \(gravity)")
+        }
+        // The board does not turn about the vertical: its top keeps pointing north-ish.
+        for t in stride(from: 0.0, to: 16, by: 0.5) {
+            let top = scenario.truth(at: t).attitude.rotate(Vector3(0, 1, 0))
+            #expect(abs(top.x) < 0.06, "t = \(t): top \(top)")
+        }
     }
 
     @Test func everyScenarioIsNamedAndFindable() {

@@ -19,16 +19,17 @@ func isStale(_ reference: Int64, for dt: Int64) -> Bool {
 public struct FixedFusionGains: Sendable, Equatable {
     /// The dt these gains were made for (Q30 seconds); 0 = never.
     public var dt: Int64 = 0
-    /// Each of the two acceleration low-pass stages (τ_acc/2).
-    public var accelStage: Int64 = 1 << 30
-    /// Each of the two rest-reference stages (τ_rest/2).
-    public var restStage: Int64 = 1 << 30
+    /// The dt they still serve: `isStale(dt, for:)` is false exactly inside [low, high]
+    /// (|dt' − dt| ≤ ⌊dt / 50⌋); empty before the first sample. Two compares per sample.
+    public var freshDtLow: Int64 = 1
+    public var freshDtHigh: Int64 = 0
     /// Rest bias: fraction of the gap to the low-passed rate closed per sample.
     public var restBias: Int64 = 0
     /// biasClip · dt (Q40 rad): the clip of one in-motion innovation.
     public var biasClipTimesDt: Int64 = 0
-    /// The in-motion bias estimate runs every `biasDecimation`-th sample (8 while 8·dt ≤ 0.5 s,
-    /// else 1), its low-pass stages with this gain for biasDecimation · dt.
+    /// The rest test, the inclination correction and the in-motion bias estimate run every
+    /// `biasDecimation`-th sample (8 while 8·dt ≤ 0.5 s, else 1); the acceleration and bias
+    /// low-pass stages (τ_acc/2 each) with this gain for biasDecimation · dt.
     public var biasDecimation: Int32 = 1
     public var biasStage: Int64 = 1 << 30
     /// A magnetometer sample is used only when at least this long (Q30 s) has passed since the
@@ -39,11 +40,15 @@ public struct FixedFusionGains: Sendable, Equatable {
 
     @inlinable public init() {}
 
+    /// `isStale(self.dt, for: dt)`, from the precomputed bounds.
+    @inlinable @inline(__always)
+    public func areStale(for dt: Int64) -> Bool { dt < freshDtLow || dt > freshDtHigh }
+
     @inlinable
     public init(coefficients c: FixedFusionCoefficients, dt: Int64) {
         self.dt = dt
-        accelStage = fixedLowPassGain(tau: c.accelerometerTau / 2, dt: dt)
-        restStage = fixedLowPassGain(tau: c.restFilterTau / 2, dt: dt)
+        freshDtLow = dt &- dt / 50
+        freshDtHigh = dt &+ dt / 50
         restBias = fixedLowPassGain(tau: c.restBiasTau, dt: dt)
         // dt (Q30, < 1 s) as the factor: Q40 result.
         biasClipTimesDt = wideProduct(dt, c.biasClip)

@@ -23,8 +23,8 @@ public struct FixedFusionState: Sendable, Equatable {
     /// Gyro bias estimate (Q40 rad/s, device frame).
     public var bias = WideVector3.zero
     public var biasEstimator = FixedGyroBiasEstimator()
-    /// The inclination correction's decimation (force summed since its last run).
-    public var inclinationDecimation = FixedInclinationDecimation()
+    /// The samples since the decimated parts last ran, summed.
+    public var decimation = FixedFusionDecimation()
     public var rest = FixedRestDetector()
     public var heading: FixedHeadingCorrection
 
@@ -46,6 +46,9 @@ public struct FixedFusionState: Sendable, Equatable {
     /// Device → E6 (arbitrary heading).
     @inlinable
     public var attitude6D: FixedQuaternion { inclination * gyroAttitude }
+    /// `attitude6D` inside the update, where both factors are unit (the update keeps them so).
+    @inlinable @inline(__always)
+    var unitAttitude6D: FixedQuaternion { FixedQuaternion.unitProduct(inclination, gyroAttitude) }
     /// Device → ENU once a magnetometer sample came, otherwise the same as `attitude6D`.
     @inlinable
     public var attitude: FixedQuaternion { heading.heading * attitude6D }

@@ -6,9 +6,12 @@
 /// - mag: nil when no new magnetometer sample came with this one (a slower magnetometer).
 /// - dt: seconds since the previous sample (from the timestamps), Q2.30: resolution 0.93 ns.
 ///   Outside (0, 1 s) the sample is ignored and the state is unchanged.
-/// No allocation, no floating point. Per sample: one 1/|a|; divisions only when dt moves by
-/// > 2 % (gains), during the first τ_acc (dt/elapsed) and per magnetometer sample (one, plus
-/// dt/elapsed during the first τ_mag).
+/// No allocation, no floating point. Per sample: the gyro step, the specific force into the
+/// almost-inertial frame, sums; the rest test, the inclination correction (one 1/|a|) and the
+/// in-motion bias every `biasDecimation`-th sample (`fixedFusionDecimatedStep`), the
+/// magnetometer at most that often (`fixedFusionMagnetometerStep`). Divisions only when dt
+/// moves by > 2 % (gains), on the decimated samples of the first τ_acc (span/elapsed) and per
+/// magnetometer sample used (one, plus dt/elapsed during the first τ_mag).
 @inlinable
 public func fixedFusionUpdate(
     state s: inout FixedFusionState, coefficients c: FixedFusionCoefficients,
@@ -20,60 +23,102 @@ public func fixedFusionUpdate(
     let accel = clampedSample(accel, limit: 32)
     s.lastGyro = gyro
     s.lastAccel = accel
-    if isStale(s.gains.dt, for: step) { s.gains = FixedFusionGains(coefficients: c, dt: step) }
+    if s.gains.areStale(for: step) { s.gains = FixedFusionGains(coefficients: c, dt: step) }
     s.elapsed = advanced(s.elapsed, by: step)
-    // Running-mean start of the low-passes while they are younger than τ_acc: dt / elapsed.
-    let warmUpGain = s.elapsed < c.accelerometerTau ? ((step &<< 30) &+ s.elapsed / 2) / s.elapsed : 0
 
-    let specificForce = -accel
+    // Per sample, the decimated parts only sum their inputs (see `fixedFusionDecimatedStep`).
     let gyroWide = WideVector3(gyro)
-    s.rest.update(
-        gyro: gyroWide, specificForce: WideVector3(specificForce), dt: step, gains: s.gains, warmUpGain: warmUpGain,
-        coefficients: c)
+    let specificForce = FixedVector3(x: -accel.x, y: -accel.y, z: -accel.z)
+    let forceWide = WideVector3(specificForce)
+    s.decimation.count &+= 1
+    s.decimation.span &+= step
+    s.decimation.biasClipSum &+= s.gains.biasClipTimesDt
+    s.decimation.gyroSum = s.decimation.gyroSum + gyroWide
+    s.decimation.forceSum = s.decimation.forceSum + forceWide
 
-    // Gyro integration: θ = (ω − b)·dt (Q40 rad → Q3.29), the exact rotation-vector quaternion.
+    // Gyro integration: θ = (ω − b)·dt (Q40 rad → Q3.29), the reference's second-order step.
     let rate = gyroWide - s.bias
     @inline(__always) func angle(_ v: Int64) -> Q29 {
         Q29(raw: saturatedInt32(roundingShiftRight(wideProduct(step, v), by: 11)))
     }
-    let delta = FixedQuaternion(rotationVector: FixedVector3(x: angle(rate.x), y: angle(rate.y), z: angle(rate.z)))
-    s.gyroAttitude = (s.gyroAttitude * delta).renormalized()
+    let delta = FixedQuaternion.integrationStep(
+        rotationVector: FixedVector3(x: angle(rate.x), y: angle(rate.y), z: angle(rate.z)))
+    // Both factors unit (the attitude is renormalised every sample) unless the step saturated.
+    let turned = delta.isUnit
+        ? FixedQuaternion.unitProduct(s.gyroAttitude, delta.quaternion) : s.gyroAttitude * delta.quaternion
+    s.gyroAttitude = turned.renormalized()
+    s.decimation.inertialForceSum = s.decimation.inertialForceSum + s.gyroAttitude.rotatedWide(specificForce)
 
-    let correction = FixedInclinationCorrection.update(
-        inclination: &s.inclination, lowPass: &s.accelLowPass, decimation: &s.inclinationDecimation,
-        inertialForce: s.gyroAttitude.rotationMatrix.timesWide(specificForce), gains: s.gains,
-        warmUpGain: warmUpGain)
-
-    // One rotation matrix of q6 serves the bias estimator (rows 0, 1; only on the samples its
-    // decimated in-motion part runs) and the magnetometer; computed only when one needs it.
-    let r6: FixedMatrix3? =
-        (mag != nil && advanced(s.magneticDt, by: step) >= s.gains.magneticMinimumInterval) || s.biasEstimator.runsMotionPart(gains: s.gains, warmUpGain: warmUpGain, coefficients: c)
-        ? s.attitude6D.rotationMatrix : nil
-    // Beyond biasClip only once the heading can confirm it (9D, see FixedHeadingCorrection).
-    let biasLimit = s.heading.isInitialised && c.verticalBiasRate > 0 ? c.magneticBiasClip : c.biasClip
-    s.biasEstimator.update(
-        bias: &s.bias, rest: s.rest, correction: correction, rows: r6, dt: step, gains: s.gains,
-        warmUpGain: warmUpGain, limit: biasLimit, coefficients: c)
+    if s.decimation.count >= s.gains.biasDecimation {
+        fixedFusionDecimatedStep(state: &s, coefficients: c, gyro: gyroWide, specificForce: forceWide)
+    }
+    if s.rest.isAtRest && c.parameters.restBiasEnabled {
+        FixedGyroBiasEstimator.restStep(
+            bias: &s.bias, reference: s.rest.gyroReference.stage2, gain: s.gains.restBias, clip: s.biasLimit(c))
+    }
 
     s.magneticDt = advanced(s.magneticDt, by: step)
     if let mag, s.magneticDt >= s.gains.magneticMinimumInterval {
-        let magDt = s.magneticDt
-        s.magneticDt = 0
-        if isStale(s.magneticGains.dt, for: magDt) { s.magneticGains = FixedMagneticGains(coefficients: c, dt: magDt) }
-        let turning = s.rest.gyroReference.stage2.squaredLengthQ48 >= c.magneticNewFieldMinRateSquared
-        let rows = r6!
-        let biasGain = s.heading.update(
-            magEarth: s.heading.heading.rotateAboutVertical(rows * clampedSample(mag, limit: 2048)), dt: magDt,
-            gains: s.magneticGains, turning: turning, learnsBias: warmUpGain == 0 && s.rest.sinceRest >= c.magneticBiasRestHold, coefficients: c)
-        if biasGain > 0 {
-            FixedGyroBiasEstimator.learnAlongVertical(
-                bias: &s.bias, headingError: s.heading.lastError, gain: biasGain, up: rows.row2, limit: c.magneticBiasClip)
-        }
+        fixedFusionMagnetometerStep(state: &s, coefficients: c, mag: mag)
     }
     if s.heading.accuracy < c.pi {
         // drift (Q30 rad/s) · dt (Q30 s) = Q60 → Q40.
         let drift = roundingShiftRight(Int64(c.parameters.headingDriftRate.raw) &* step, by: 20)
         s.heading.accuracy = Swift.min(s.heading.accuracy &+ drift, c.pi)
+    }
+}
+
+/// The decimated parts, every `gains.biasDecimation`-th sample, in the reference's order: the
+/// rest test, the inclination correction on the mean inertial force, the in-motion bias step.
+/// Out of line: the per-sample path stays short.
+@usableFromInline @inline(never)
+func fixedFusionDecimatedStep(
+    state s: inout FixedFusionState, coefficients c: FixedFusionCoefficients,
+    gyro: WideVector3, specificForce: WideVector3
+) {
+    let sums = s.decimation
+    s.decimation = FixedFusionDecimation()
+    // Running-mean start of the low-passes while they are younger than τ_acc: span / elapsed
+    // (span ≤ 8 · 1.02 s, so span · 2^30 fits).
+    let warmUpGain = s.elapsed < c.accelerometerTau ? ((sums.span &<< 30) &+ s.elapsed / 2) / s.elapsed : 0
+    s.rest.update(
+        gyro: gyro, specificForce: specificForce, sums: sums, gains: s.gains, warmUpGain: warmUpGain, coefficients: c)
+    let correction = FixedInclinationCorrection.update(
+        inclination: &s.inclination, lowPass: &s.accelLowPass, sums: sums, gains: s.gains, warmUpGain: warmUpGain)
+    if c.parameters.motionBiasEnabled {
+        s.biasEstimator.update(
+            bias: &s.bias, isAtRest: s.rest.isAtRest, correction: correction, rows: s.unitAttitude6D.unitRotationMatrix,
+            sums: sums, gains: s.gains, warmUpGain: warmUpGain, limit: s.biasLimit(c), coefficients: c)
+    }
+}
+
+extension FixedFusionState {
+    /// The bias range: beyond biasClip only once the heading can confirm it (9D, see
+    /// FixedHeadingCorrection).
+    @inlinable @inline(__always)
+    func biasLimit(_ c: FixedFusionCoefficients) -> Int64 {
+        heading.isInitialised && c.verticalBiasRate > 0 ? c.magneticBiasClip : c.biasClip
+    }
+}
+
+/// A magnetometer sample that comes at least `gains.magneticMinimumInterval` after the last
+/// one used: the heading correction and the disturbance detector. Out of line, like
+/// `fixedFusionDecimatedStep`.
+@usableFromInline @inline(never)
+func fixedFusionMagnetometerStep(state s: inout FixedFusionState, coefficients c: FixedFusionCoefficients, mag: FixedVector3<Q16>) {
+    let magDt = s.magneticDt
+    s.magneticDt = 0
+    if isStale(s.magneticGains.dt, for: magDt) { s.magneticGains = FixedMagneticGains(coefficients: c, dt: magDt) }
+    let turning = s.rest.gyroReference.stage2.squaredLengthQ48 >= c.magneticNewFieldMinRateSquared
+    // The vertical bias learns once the inclination has settled and no rest measured the bias lately.
+    let learnsBias = s.elapsed >= c.accelerometerTau && s.rest.sinceRest >= c.magneticBiasRestHold
+    let biasGain = s.heading.update(
+        magEarth: s.heading.heading.rotateAboutVertical(s.unitAttitude6D.rotatedField(clampedSample(mag, limit: 2048))),
+        dt: magDt, gains: s.magneticGains, turning: turning, learnsBias: learnsBias, coefficients: c)
+    if biasGain > 0 {
+        FixedGyroBiasEstimator.learnAlongVertical(
+            bias: &s.bias, headingError: s.heading.lastError, gain: biasGain, up: s.unitAttitude6D.unitRotationMatrix.row2,
+            limit: c.magneticBiasClip)
     }
 }
 

@@ -5,31 +5,21 @@
 /// One 1/|a| per sample (the rsqrt kernel), no division.
 public enum FixedInclinationCorrection {
     /// Returns the correction φ as a small rotation vector (x, y) in the earth frame, Q2.30 rad
-    /// (as Int64), which drives the in-motion bias estimate; (0, 0) on the samples it skips.
+    /// (as Int64), which drives the in-motion bias estimate; (0, 0) when the filtered force is ~0.
+    /// Runs every `biasDecimation`-th sample (see the reference)
+    /// on the mean of the inertial force summed since its last run.
     @inlinable @inline(__always)
     static func update(
-        inclination: inout FixedQuaternion, lowPass: inout FixedCascadedLowPass,
-        decimation: inout FixedInclinationDecimation,
-        inertialForce: WideVector3, gains: FixedFusionGains, warmUpGain: Int64
+        inclination: inout FixedQuaternion, lowPass: inout FixedCascadedLowPass, sums: FixedFusionDecimation,
+        gains: FixedFusionGains, warmUpGain: Int64
     ) -> (x: Int64, y: Int64) {
-        // Decimated like the bias estimator (see the reference): sum every sample, and every
-        // `biasDecimation`-th sample (every sample in the warm-up) low-pass the mean and correct.
-        decimation.forceSum = decimation.forceSum + inertialForce
-        decimation.phase &+= 1
-        guard warmUpGain > 0 || decimation.phase >= gains.biasDecimation else { return (0, 0) }
-        let sum = decimation.forceSum, count = Int64(decimation.phase)
-        @inline(__always) func mean(_ v: Int64) -> Int64 {
-            count == 8 ? roundingShiftRight(v, by: 3) : count == 1 ? v : (v &+ count / 2) / count
-        }
-        let inertial = WideVector3(x: mean(sum.x), y: mean(sum.y), z: mean(sum.z))
-        decimation = FixedInclinationDecimation()
-        let filtered = lowPass.update(
-            inertial, gain: warmUpGain > 0 ? gains.accelStage : gains.biasStage, warmUpGain: warmUpGain)
+        let inertial = sums.mean(sums.inertialForceSum)
+        let filtered = lowPass.update(inertial, gain: gains.biasStage, warmUpGain: warmUpGain)
         // a = R(q_a)·filtered: the filtered force as Q27 (|·| ≤ 32 g → 2^32) times Q30 entries,
         // three halved products (≤ 1.5 · 2^62), back to Q27.
         let f = (roundingShiftRight(filtered.x, by: 13), roundingShiftRight(filtered.y, by: 13),
                  roundingShiftRight(filtered.z, by: 13))
-        let r = inclination.rotationMatrix
+        let r = inclination.unitRotationMatrix  // kept unit by the (re)normalisations below
         @inline(__always) func row(_ e: FixedVector3<Q30>) -> Int64 {
             let sum = (Int64(e.x.raw) &* f.0) &>> 1 &+ (Int64(e.y.raw) &* f.1) &>> 1 &+ (Int64(e.z.raw) &* f.2) &>> 1
             return roundingShiftRight(sum, by: 32)  // Q57 halved is Q56; to Q24 (6 × 10⁻⁸ g)
@@ -68,10 +58,3 @@ public enum FixedInclinationCorrection {
     }
 }
 
-/// The inertial force (Q40 g) summed since the last decimated inclination update, and how
-/// many samples (≤ 8: the sum of eight clamped forces stays far inside Int64).
-public struct FixedInclinationDecimation: Sendable, Equatable {
-    public var forceSum = WideVector3.zero
-    public var phase: Int32 = 0
-    @inlinable public init() {}
-}

@@ -1,6 +1,6 @@
 /// Second-order low-pass on a Q40 vector as two cascaded first-order stages with the same gain
-/// (the reference's `CascadedLowPass`). Its start: while the warm-up gain (dt / time since
-/// reset, Q2.30) exceeds the stage gain, both stages hold the running mean of the input, so
+/// (the reference's `CascadedLowPass`). Its start: while the warm-up gain (the time the input
+/// spans / time since reset, Q2.30) exceeds the stage gain, both stages hold the running mean of the input, so
 /// the output is unbiased from the first sample on.
 public struct FixedCascadedLowPass: Sendable, Equatable {
     public var stage1 = WideVector3.zero

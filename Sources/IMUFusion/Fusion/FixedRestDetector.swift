@@ -13,40 +13,20 @@ public struct FixedRestDetector: Sendable, Equatable {
     /// Time since the last rest (Q30 s, saturating; the limit = never at rest yet).
     public var sinceRest: Int64 = fixedDurationLimit
 
-    /// Decimation (see the reference): samples since the last test, their rate and force
-    /// summed (Q40; ≤ 8 clamped samples), the time they span (Q30 s).
-    public var phase: Int32 = 0
-    public var gyroSum = WideVector3.zero
-    public var forceSum = WideVector3.zero
-    public var elapsedSinceUpdate: Int64 = 0
-
     @inlinable public init() {}
 
+    /// The decimated test (every `biasDecimation`-th sample): the
+    /// means of the rate and force summed since the last test go into the references; the
+    /// current sample (`gyro`, `specificForce`, Q40) is compared with them.
     @inlinable @inline(__always)
     mutating func update(
-        gyro: WideVector3, specificForce: WideVector3, dt: Int64, gains: FixedFusionGains, warmUpGain: Int64,
-        coefficients c: FixedFusionCoefficients
+        gyro: WideVector3, specificForce: WideVector3, sums: FixedFusionDecimation, gains: FixedFusionGains,
+        warmUpGain: Int64, coefficients c: FixedFusionCoefficients
     ) {
-        phase &+= 1
-        gyroSum = gyroSum + gyro
-        forceSum = forceSum + specificForce
-        elapsedSinceUpdate &+= dt
-        guard warmUpGain > 0 || phase >= gains.biasDecimation else { return }
-        let count = Int64(phase)
-        @inline(__always) func mean(_ v: WideVector3) -> WideVector3 {
-            @inline(__always) func m(_ x: Int64) -> Int64 {
-                count == 8 ? roundingShiftRight(x, by: 3) : count == 1 ? x : (x &+ count / 2) / count
-            }
-            return WideVector3(x: m(v.x), y: m(v.y), z: m(v.z))
-        }
-        let k = warmUpGain > 0 ? gains.restStage : gains.restStageDecimated
-        let gyroLp = gyroReference.update(mean(gyroSum), gain: k, warmUpGain: warmUpGain)
-        let accelLp = accelReference.update(mean(forceSum), gain: k, warmUpGain: warmUpGain)
-        let span = elapsedSinceUpdate
-        phase = 0
-        gyroSum = .zero
-        forceSum = .zero
-        elapsedSinceUpdate = 0
+        let k = gains.restStageDecimated
+        let gyroLp = gyroReference.update(sums.mean(sums.gyroSum), gain: k, warmUpGain: warmUpGain)
+        let accelLp = accelReference.update(sums.mean(sums.forceSum), gain: k, warmUpGain: warmUpGain)
+        let span = sums.span
         // A large but steady rate is rotation, not a bias: the reference must stay inside the clip.
         let still = (gyro - gyroLp).squaredLengthQ48 < c.restGyroThresholdSquared
             && (specificForce - accelLp).squaredLengthQ48 < c.restAccelThresholdSquared

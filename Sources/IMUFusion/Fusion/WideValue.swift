@@ -85,6 +85,13 @@ public struct WideVector3: Sendable, Equatable {
         WideVector3(x: wideProduct(gain, x), y: wideProduct(gain, y), z: wideProduct(gain, z))
     }
 
+    /// Each component clamped to ±limit.
+    @inlinable @inline(__always)
+    public func componentsClamped(_ limit: Int64) -> WideVector3 {
+        @inline(__always) func c(_ v: Int64) -> Int64 { Swift.min(Swift.max(v, -limit), limit) }
+        return WideVector3(x: c(x), y: c(y), z: c(z))
+    }
+
     /// The components rounded to Q2.30 (as Int64: a unit-range factor for `wideProduct`).
     @inlinable @inline(__always)
     public var q30Factors: (x: Int64, y: Int64, z: Int64) {
@@ -121,5 +128,51 @@ extension FixedMatrix3 {
             return roundingShiftRight(sum, by: 6)
         }
         return WideVector3(x: row(row0), y: row(row1), z: row(row2))
+    }
+}
+
+extension FixedQuaternion {
+    /// q f q* for a unit q and a clamped sample f (Q16.16, |components| ≤ 2^21), kept at Q40
+    /// like `FixedMatrix3.timesWide` (the low-pass after it averages far below the input's
+    /// LSB), by f + 2w(u × f) + 2u × (u × f) with u the vector part: 15 multiplies instead of
+    /// the 19 of forming R(q) and multiplying. t = u × f is rounded to Q24 (|t| ≤ |f| ≤ 2^5.8 g,
+    /// error 3 × 10⁻⁸ g); w·t + u × t is Q54 (each product ≤ 2^60, the sum ≤ 3 · 2^60), which is
+    /// the doubled term in Q53, where f is f·2^37 (≤ 2^58): all inside Int64.
+    @inlinable @inline(__always)
+    func rotatedWide(_ f: FixedVector3<Q16>) -> WideVector3 {
+        let (w, x, y, z) = (Int64(self.w.raw), Int64(self.x.raw), Int64(self.y.raw), Int64(self.z.raw))
+        let (fx, fy, fz) = (Int64(f.x.raw), Int64(f.y.raw), Int64(f.z.raw))
+        let tx = roundingShiftRight(y &* fz &- z &* fy, by: 22)
+        let ty = roundingShiftRight(z &* fx &- x &* fz, by: 22)
+        let tz = roundingShiftRight(x &* fy &- y &* fx, by: 22)
+        @inline(__always) func q40(_ f: Int64, _ doubled: Int64) -> Int64 {
+            roundingShiftRight((f &<< 37) &+ doubled, by: 13)
+        }
+        return WideVector3(
+            x: q40(fx, w &* tx &+ (y &* tz &- z &* ty)),
+            y: q40(fy, w &* ty &+ (z &* tx &- x &* tz)),
+            z: q40(fz, w &* tz &+ (x &* ty &- y &* tx)))
+    }
+}
+
+extension FixedQuaternion {
+    /// q m q* for a unit q and a magnetometer sample clamped to ±2048 µT (Q16.16, |m| ≤ 2^27.8),
+    /// in m's format, by the same formula as `rotatedWide`: t = u × m rounded to Q16
+    /// (≤ 2^27.8), w·t + u × t in Q46 (≤ 3 · 2^57.8) is the doubled term in Q45, where m is
+    /// m·2^29 (≤ 2^56.8); rounded back to Q16 (t's rounding costs ≤ 1.5 LSB, far below µT).
+    @inlinable @inline(__always)
+    func rotatedField(_ m: FixedVector3<Q16>) -> FixedVector3<Q16> {
+        let (w, x, y, z) = (Int64(self.w.raw), Int64(self.x.raw), Int64(self.y.raw), Int64(self.z.raw))
+        let (mx, my, mz) = (Int64(m.x.raw), Int64(m.y.raw), Int64(m.z.raw))
+        let tx = roundingShiftRight(y &* mz &- z &* my, by: 30)
+        let ty = roundingShiftRight(z &* mx &- x &* mz, by: 30)
+        let tz = roundingShiftRight(x &* my &- y &* mx, by: 30)
+        @inline(__always) func q16(_ m: Int64, _ doubled: Int64) -> Q16 {
+            Q16(raw: saturatedInt32(roundingShiftRight((m &<< 29) &+ doubled, by: 29)))
+        }
+        return FixedVector3(
+            x: q16(mx, w &* tx &+ (y &* tz &- z &* ty)),
+            y: q16(my, w &* ty &+ (z &* tx &- x &* tz)),
+            z: q16(mz, w &* tz &+ (x &* ty &- y &* tx)))
     }
 }

@@ -51,6 +51,17 @@ extension ClosureScenario {
         return MotionTruth(attitude: attitude, userAccelerationG: attitude.rotate(Vector3(side, 0, 0)))
     }
 
+    /// Held upright and slapped sideways into an open hand every 2 s from t = 2 s, to the
+    /// right first, then left, right, …: one hand swings the device for 0.25 s (a half-sine
+    /// push peaking at 0.7 g, about 1.1 m/s at the end) and the other stops it in 40 ms (a
+    /// half-sine of the same impulse the other way, 4.4 g at its peak), so it ends at rest.
+    public static let slap = ClosureScenario(name: "slap", summary: "upright, slapped into an open hand every 2 s: right, left, right, …") { t in
+        let attitude = Pose.upright.attitude
+        let timing = SlapTiming.at(t)
+        let sideways = timing.map { SlapTiming.acceleration(sinceStart: $0.sinceStart) * $0.direction } ?? 0
+        return MotionTruth(attitude: attitude, userAccelerationG: attitude.rotate(Vector3(sideways, 0, 0)))
+    }
+
     /// Face up on a table, tapped once a second: a 15 ms half-sine push of 3 g into the table.
     public static let tap = ClosureScenario(name: "tap", summary: "face up, tapped once a second (15 ms, 3 g spikes)") { t in
         let phase = t - t.rounded(.down)
@@ -87,6 +98,19 @@ extension ClosureScenario {
         MotionTruth(attitude: Quaternion(axis: zAxis, angle: degrees(90) * t))
     }
 
+    /// Tilted 20° from face up with the low edge going round counter-clockwise (seen from the
+    /// front) once every 16 s, starting with the right edge down: a ball on the board rolls
+    /// right first, then up-screen, left, down. The heading does not turn (the tilt axis is
+    /// always horizontal). For `imu demo tilt --sim`.
+    public static let tiltAround = ClosureScenario(
+        name: "tilt-around", summary: "tilted 20°, the low edge going round every 16 s (right edge first)"
+    ) { t in
+        let downhill = 2 * Double.pi * t / 16
+        // Tipping about the horizontal axis 90° behind the downhill direction lowers that edge.
+        let axis = Vector3(-sin(downhill), cos(downhill), 0)
+        return MotionTruth(attitude: Quaternion(axis: axis, angle: degrees(20)))
+    }
+
     /// Slow tilting around, for demos: ±25° pitch and roll on incommensurate periods, ±10° yaw.
     public static let tilt = ClosureScenario(name: "tilt", summary: "slowly tilting around (±25° pitch and roll)") { t in
         let yaw = degrees(10) * sin(2 * .pi * t / 30)
@@ -95,5 +119,37 @@ extension ClosureScenario {
         return MotionTruth(
             attitude: Quaternion(axis: zAxis, angle: yaw) * Quaternion(axis: xAxis, angle: pitch)
                 * Quaternion(axis: yAxis, angle: roll))
+    }
+}
+
+/// When the `slap` scenario's slaps happen and how they move (device x, g).
+public enum SlapTiming {
+    public static let firstStart = 2.0
+    public static let period = 2.0
+    public static let swingSeconds = 0.25
+    public static let swingPeakG = 0.7
+    public static let stopSeconds = 0.04
+    /// Equal impulses: the stop takes back the speed the swing gave.
+    public static var stopPeakG: Double { swingPeakG * swingSeconds / stopSeconds }
+
+    /// The slap under way (or last begun) at scenario time `t`: seconds since its start and its
+    /// direction along device x (+1 right, −1 left); nil before the first.
+    public static func at(_ t: Double) -> (index: Int, sinceStart: Double, direction: Double)? {
+        guard t >= firstStart else { return nil }
+        let index = Int(((t - firstStart) / period).rounded(.down))
+        return (index, t - firstStart - Double(index) * period, index % 2 == 0 ? 1 : -1)
+    }
+
+    /// The start time of slap `index` (0, 1, …) and its direction (+1 right, −1 left).
+    public static func start(of index: Int) -> (time: Double, direction: Double) {
+        (firstStart + Double(index) * period, index % 2 == 0 ? 1 : -1)
+    }
+
+    /// Sideways acceleration (g, in the direction of the slap) `s` seconds into a slap.
+    public static func acceleration(sinceStart s: Double) -> Double {
+        if s >= 0 && s < swingSeconds { return swingPeakG * sin(.pi * s / swingSeconds) }
+        let stop = s - swingSeconds
+        if stop >= 0 && stop < stopSeconds { return -stopPeakG * sin(.pi * stop / stopSeconds) }
+        return 0
     }
 }

@@ -6,8 +6,9 @@ public enum MotionScenarios {
         PoseScenario(.faceUp), PoseScenario(.faceDown), PoseScenario(.upright), PoseScenario(.upsideDown),
         PoseScenario(.landscapeLeft), PoseScenario(.landscapeRight), PoseScenario(.onBack),
         PoseSequenceScenario.seeds,
-        ClosureScenario.figureEight, ClosureScenario.shake, ClosureScenario.tap, ClosureScenario.walk,
-        ClosureScenario.magnet, ClosureScenario.spin, ClosureScenario.tilt, ClosureScenario.tumble,
+        ClosureScenario.figureEight, ClosureScenario.shake, ClosureScenario.slap, ClosureScenario.tap,
+        ClosureScenario.walk, ClosureScenario.magnet, ClosureScenario.spin, ClosureScenario.tilt,
+        ClosureScenario.tiltAround, ClosureScenario.tumble,
     ]
 
     /// Other spellings people use.

@@ -1,0 +1,156 @@
+import Foundation
+import ArgumentParser
+import IMUBus
+import IMUEvents
+import IMURules
+import IMUTwin
+import Logging
+
+/// `imu bench events`: the issue's event acceptance figures as markdown tables. The recogniser
+/// timings come from the twin in virtual time (`EventTrials`, the figures the tests bound); the
+/// action latency and pulse lengths from `imu run`'s own dispatch on the twin in real time, read
+/// off the twin's GPIO timestamps.
+struct BenchEventsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "events",
+        abstract: "Event timing on the twin: shakes, orientation, slaps, action latency and pulse length.")
+
+    @Option(help: "Seconds of real time for the action-latency run (the shake scenario).")
+    var seconds: Double = 12
+
+    @Option(help: "Pulse length of the rule the latency run fires (ms).")
+    var pulse: Int = 50
+
+    func run() throws {
+        try shakes()
+        try calm()
+        try orientation()
+        try slaps()
+        try actions()
+    }
+
+    private func ms(_ seconds: Double) -> String { number(seconds * 1000, 0) }
+
+    private func shakes() throws {
+        print("### Shakes (upright, still, shaken from t = 2 s; delays from the onset and from the stop)\n")
+        print("| board | shake | found | began after onset (ms, worst) | ended after stop (ms, worst) | slaps |")
+        print("|---|---|---:|---:|---:|---:|")
+        for board in EventTrials.boards {
+            let groups = Dictionary(grouping: EventTrials.shakes) { "\(number($0.hertz, 1)) Hz ±\(number($0.peakG, 1)) g" }
+            for key in groups.keys.sorted() {
+                let outcomes = try groups[key]!.map { try EventTrials.run($0, board: board) }
+                let delays = outcomes.compactMap(\.delays)
+                let began = delays.map(\.began).max(), ended = delays.map(\.ended).max()
+                let durations = Set(groups[key]!.map { number($0.seconds, 2) }).sorted().joined(separator: "/")
+                print("| \(board) | \(key), \(durations) s, x and z | \(delays.count)/\(outcomes.count) | \(began.map(ms) ?? "–") | \(ended.map(ms) ?? "–") | \(outcomes.map(\.slaps).reduce(0, +)) |")
+            }
+            let long = EventTrials.ShakeMotion(hertz: 4, peakG: 2, atLeast: 6)
+            let outcome = try EventTrials.run(long, board: board)
+            let phases = outcome.shakes.map { event -> String in
+                switch event {
+                case .began(let t): "began +\(ms(t - long.onset)) ms"
+                case .ended(let t): "ended at \(number(t - long.onset, 2)) s"
+                case .cancelled(let t): "cancelled at \(number(t - long.onset, 2)) s"
+                }
+            }
+            print("| \(board) | 4 Hz ±2 g, 6 s | \(phases.joined(separator: ", ")) | | | \(outcome.slaps) |")
+        }
+        print()
+    }
+
+    private func calm() throws {
+        print("### Motions that are no shake and no slap (30 s each)\n")
+        print("| scenario | " + EventTrials.boards.map { "\($0): shakes, slaps" }.joined(separator: " | ") + " |")
+        print("|---|" + EventTrials.boards.map { _ in "---:|" }.joined())
+        for name in EventTrials.calmScenarios {
+            var cells: [String] = []
+            for board in EventTrials.boards {
+                let events = try EventTrials.events(MotionScenarios.named(name)!, seconds: 30, board: board)
+                cells.append("\(events.filter { $0.type == "shake" }.count), \(events.filter { $0.type == "slap" }.count)")
+            }
+            print("| \(name) | " + cells.joined(separator: " | ") + " |")
+        }
+        print()
+    }
+
+    private func orientation() throws {
+        print("### Orientation (the seeds' sequence: 1 s turns; delay from the end of the turn, negative: during it)\n")
+        print("| board | turn to | reported | delay (ms) |")
+        print("|---|---|---|---:|")
+        for board in EventTrials.boards {
+            for turn in try EventTrials.turns(board: board) {
+                let delays = turn.reported.map { ms($0.time - turn.end) }.joined(separator: ", ")
+                print("| \(board) | \(turn.expected.rawValue) | \(turn.reported.map(\.orientation.rawValue).joined(separator: ", ")) | \(delays) |")
+            }
+            for aboutZ in [false, true] {
+                let changes = try EventTrials.wobble(aboutZ: aboutZ, board: board)
+                print("| \(board) | ±3° around 45° (\(aboutZ ? "portrait/landscape" : "portrait/face up")), 16 s | \(changes.count) changes | |")
+            }
+        }
+        print()
+    }
+
+    private func slaps() throws {
+        print("### Slaps (the slap scenario: 9 slaps, right and left in turn)\n")
+        print("| board | right direction, once | delay from the slap's start (ms, min–max) | shakes |")
+        print("|---|---:|---:|---:|")
+        for board in EventTrials.boards {
+            let (slaps, shakes) = try EventTrials.slaps(board: board)
+            let right = slaps.filter { $0.reported.map(\.direction) == [$0.direction] }
+            let delays = slaps.flatMap { slap in slap.reported.map { $0.timestamp - slap.start } }
+            print("| \(board) | \(right.count)/\(slaps.count) | \(delays.min().map(ms) ?? "–")–\(delays.max().map(ms) ?? "–") | \(shakes) |")
+        }
+        print()
+    }
+
+    /// `imu run`'s dispatch (the same `RunCommand.run`) on the twin in real time: shake began
+    /// toggles GPIO17 and pulses GPIO22, shake ended pulses GPIO27. Latency: the completing sample's timestamp to
+    /// the line's change, both on the twin's clock (CLOCK_MONOTONIC).
+    private func actions() throws {
+        let session = try Hardware.openSimulated(scenario: "shake", errors: "typical", board: "sim", virtualTime: false)
+        let twin = session.twin!
+        let rules = [
+            Rule(name: "toggle", trigger: .shake(phase: .began), actions: [.gpio(.lineName("GPIO17"), .toggle)]),
+            Rule(name: "pulse", trigger: .shake(phase: .ended), actions: [.gpio(.lineName("GPIO27"), .pulse(milliseconds: pulse))]),
+            Rule(name: "pulse on began", trigger: .shake(phase: .began), actions: [.gpio(.lineName("GPIO22"), .pulse(milliseconds: pulse))]),
+        ]
+        let runner = try ActionRunner(rules: rules, chip: twin.gpio, headerPins: [:])
+        var engine = RuleEngine(rules: rules)
+        var pipeline = EventPipeline(calibration: try AppliedCalibration(for: nil), magnetometer: session.driver.capabilities.magnetometer)
+        let log = Logger(label: "bench") { _ in SwiftLogNoOpLogHandler() }
+        var fired: [(line: Int, time: Double)] = []
+        let stream = SampleStream(session: session, rate: 100, duration: seconds)
+        _ = try stream.configure()
+        try stream.run { sample in
+            for event in pipeline.update(sample) {
+                for rule in engine.fire(event) {
+                    RunCommand.run(rule, for: event, runner: runner, log: log)
+                    let line: Int = switch rule.name { case "toggle": 17; case "pulse": 27; default: 22 }
+                    fired.append((line, event.timestamp))
+                }
+            }
+            return false
+        }
+        session.clock.sleep(seconds: Double(pulse) / 1000 + 0.1)  // the last pulse ends
+
+        var latencies: [Double] = []
+        for (line, time) in fired {
+            if let change = twin.gpio.history(ofOutput: line).dropFirst().first(where: { $0.time >= time }) {
+                latencies.append(change.time - time)
+            }
+        }
+        var pulses: [Double] = []
+        for line in [27, 22] {
+            let history = Array(twin.gpio.history(ofOutput: line).dropFirst())
+            for (rise, fall) in zip(history, history.dropFirst()) where rise.high && !fall.high { pulses.append(fall.time - rise.time) }
+        }
+        print("### Actions (`imu run`'s dispatch, twin in real time, \(number(seconds, 0)) s of the shake scenario)\n")
+        print("| figure | n | min | max |")
+        print("|---|---:|---:|---:|")
+        print("| sample → GPIO line change (ms) | \(latencies.count) | \(number((latencies.min() ?? .nan) * 1000, 3)) | \(number((latencies.max() ?? .nan) * 1000, 3)) |")
+        print("| \(pulse) ms pulse, measured (ms) | \(pulses.count) | \(number((pulses.min() ?? .nan) * 1000, 2)) | \(number((pulses.max() ?? .nan) * 1000, 2)) |")
+        let within = pulses.filter { abs($0 * 1000 - Double(pulse)) <= 2 }.count
+        let load = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").first.map(String.init) ?? "?"
+        print("\npulses within ±2 ms: \(within)/\(pulses.count); load average during the run: \(load)")
+    }
+}

@@ -1,0 +1,95 @@
+import IMUBus
+import IMUEvents
+import IMUTwin
+import Testing
+@testable import IMUCommands
+
+/// `--low-power` end to end on the twin: idle (the chip in its low-power mode, nothing read) →
+/// a shake → the chip's motion interrupt → the INT edge on the virtual GPIO chip → the
+/// full-rate loop recognises the shake → idle again.
+@Suite struct LowPowerWatchTests {
+    /// What the chip's registers must say while the loop is idle: (address, register, expected
+    /// value, what it means), and the rate the emulator samples at.
+    static let lowPowerRegisters: [String: (registers: [(UInt8, UInt8, UInt8, String)], rateHz: Double)] = [
+        "gy-521": ([
+            (0x68, MPU6050Registers.powerManagement1, 0x28, "PWR_MGMT_1: CYCLE and TEMP_DIS, not asleep"),
+            (0x68, MPU6050Registers.powerManagement2, 0x87, "PWR_MGMT_2: LP_WAKE_CTRL 20 Hz, gyros in standby"),
+            (0x68, MPU6050Registers.interruptEnable, MPU6050Registers.motionInterrupt, "INT_ENABLE: MOT_EN only"),
+            (0x68, MPU6050Registers.motionThreshold, 250, "MOT_THR: 0.5 g at 2 mg per LSB"),
+        ], 20),
+        "sim": ([
+            (0x6A, LSM9DS1Registers.control1G, 0x00, "CTRL_REG1_G: gyro powered down"),
+            (0x6A, LSM9DS1Registers.int1Control, LSM9DS1Registers.int1IGXL, "INT1_CTRL: INT1_IG_XL only"),
+            (0x6A, LSM9DS1Registers.interruptGeneratorConfigurationXL, 0x2A, "INT_GEN_CFG_XL: high on X, Y or Z"),
+            (0x6A, LSM9DS1Registers.interruptThresholdXL, 32, "INT_GEN_THS_X_XL: 0.5 g at ±4 g / 256"),
+            (0x1C, LSM9DS1Registers.magnetometerControl3, 0x03, "CTRL_REG3_M: magnetometer powered down"),
+        ], 10),
+    ]
+
+    @Test(arguments: ["sim", "gy-521"])
+    func idleShakeWakeAndBack(board: String) throws {
+        var motion = EventTrials.ShakeMotion(hertz: 4, peakG: 2, atLeast: 2)
+        motion.onset = 5
+        let session = try Hardware.openSimulated(scenario: motion.scenario, errors: "typical", board: board, virtualTime: true)
+        let twin = try #require(session.twin)
+        let expected = try #require(Self.lowPowerRegisters[board])
+        let watch = try LowPowerWatch(session: session, rate: 100, duration: 12)
+        var pipeline = EventPipeline(calibration: try AppliedCalibration(for: nil), magnetometer: session.driver.capabilities.magnetometer)
+
+        var events: [MotionEvent] = []
+        var transitions: [LowPowerWatch.Transition] = []
+        var transactionsWhenIdle: Int?
+        var readsWhileIdle: [Int] = []
+        try watch.run(pipeline: &pipeline, events: { events += $0 }) { transition in
+            transitions.append(transition)
+            switch transition {
+            case .idle:
+                for (address, register, value, meaning) in expected.registers {
+                    #expect((try? twin.bus.readRegister(address, register)) == value, "\(board) idle: \(meaning)")
+                }
+                let rate = (twin.chips[session.placement.address] as? MPU6050Emulator)?.sampleRateHz
+                    ?? (twin.chips[session.placement.address] as? LSM9DS1AccelGyroEmulator)?.sampleRateHz
+                #expect(rate == expected.rateHz, "\(board): the chip samples at \(rate ?? 0) Hz while idle")
+                // From here until the edge, nothing may touch the bus.
+                transactionsWhenIdle = twin.bus.transactionCount
+            case .woke:
+                readsWhileIdle.append(twin.bus.transactionCount - (transactionsWhenIdle ?? 0))
+            }
+        }
+
+        // Warm-up and 1 s of quiet, idle; the shake wakes it; 1 s after the shake, idle again.
+        guard transitions.count == 3, case .idle(let firstIdle, _) = transitions[0], case .woke(let edge) = transitions[1],
+              case .idle(let secondIdle, _) = transitions[2] else {
+            Issue.record("\(board): expected idle, woke, idle; got \(transitions)")
+            return
+        }
+        #expect(firstIdle < motion.onset)
+        #expect(readsWhileIdle == [0], "\(board): bus transactions while idle: \(readsWhileIdle)")
+        let line = try #require(twin.interruptLines[session.placement.address])
+        #expect(edge.kind == .rising && edge.line == line)
+        #expect(edge.timestamp >= motion.onset && edge.timestamp - motion.onset <= 0.15, "\(board): INT edge \(edge.timestamp - motion.onset) s after the onset")
+        #expect(secondIdle > motion.stop + 1 && secondIdle < motion.stop + 2)
+
+        let shakes = events.compactMap { if case .shake(let s) = $0 { s } else { nil } }
+        guard shakes.count == 2, case .began(let began) = shakes[0], case .ended(let ended) = shakes[1] else {
+            Issue.record("\(board): expected began then ended, got \(shakes)")
+            return
+        }
+        #expect(began - motion.onset <= 0.3, "\(board): began \(began - motion.onset) s after the onset (woken by INT)")
+        #expect(ended - motion.stop <= 0.4, "\(board): ended \(ended - motion.stop) s after the stop")
+        // The run ended while idle: the chip sleeps, as after a full-rate run.
+        let asleep = board == "gy-521"
+            ? try twin.bus.readRegister(0x68, MPU6050Registers.powerManagement1) & MPU6050Registers.powerSleep != 0
+            : try twin.bus.readRegister(0x6A, LSM9DS1Registers.control6XL) == 0
+        #expect(asleep, "\(board): the chip was left watching")
+    }
+
+    @Test func aBoardWithoutAnInterruptPinIsRefusedWithItsName() throws {
+        let session = try Hardware.openSimulated(scenario: "still", errors: "perfect", board: "sense-hat", virtualTime: true)
+        #expect {
+            _ = try LowPowerWatch(session: session, rate: 100, duration: 1)
+        } throws: { error in
+            "\(error)".contains("sense-hat") && "\(error)".contains("interrupt-pin")
+        }
+    }
+}
