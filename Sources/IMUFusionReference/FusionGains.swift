@@ -66,6 +66,8 @@ public struct MagneticGains: Sendable, Equatable {
     public var reference: Double = 0
     /// sin(magneticDipThreshold): the dip is compared as a sine.
     public var dipSineThreshold: Double = 0
+    /// 1/magneticBiasTau (1/s; 0 = off): the vertical bias step is k·e times this.
+    public var verticalBiasRate: Double = 0
 
     public init() {}
 
@@ -75,6 +77,7 @@ public struct MagneticGains: Sendable, Equatable {
         current = lowPassGain(tau: p.magneticCurrentTau, dt: dt)
         reference = lowPassGain(tau: p.magneticReferenceTau, dt: dt)
         dipSineThreshold = sin(p.magneticDipThreshold)
+        verticalBiasRate = p.magneticBiasTau > 0 ? 1 / p.magneticBiasTau : 0
     }
 
     @inline(__always)

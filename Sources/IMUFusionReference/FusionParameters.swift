@@ -26,8 +26,28 @@ public struct FusionParameters: Sendable, Equatable {
     /// Time constant of the in-motion bias gradient step (on innovations that are already
     /// low-passed with `accelerometerTau`).
     public var motionBiasTau: Double = 5.0
-    /// The bias estimate never leaves ±this (rad/s); a larger offset is a calibration problem.
+    /// What the accelerometer and rest detection may attribute to bias (rad/s, per axis): a
+    /// steady rate beyond it is rotation, and without a magnetometer the estimate stays inside.
     public var biasClip: Double = 2.0 * .pi / 180
+    /// 9D: the bias along the vertical is learnt from the heading corrections (see
+    /// `HeadingCorrection`): the heading's model gets a rate. This time constant sets how fast:
+    /// the vertical bias moves by each heading correction angle divided by it (rad/s). At
+    /// ≥ 4 × magnetometerTau the heading settles without overshoot. 0 = off.
+    public var magneticBiasTau: Double = 80.0
+    /// 9D: the start of that learning fits a line through the heading errors since the first
+    /// magnetometer sample as if this long of errors 0 came before them (a prior): a rate
+    /// from a few noisy samples milliseconds apart would be wild. Learning begins once the
+    /// inclination's warm-up (accelerometerTau) is over.
+    public var magneticBiasPriorDuration: Double = 4.0
+    /// 9D: a bias measured at rest is trusted over the heading's this long: the rest measurement
+    /// is direct and quick, while a heading error also comes from a field that varies from place
+    /// to place as the device moves. The heading teaches the bias only when the last rest is
+    /// older (or never was: a bias beyond biasClip keeps rest detection from seeing it).
+    public var magneticBiasRestHold: Double = 120.0
+    /// 9D: the bias estimate never leaves ±this per axis (rad/s): the zero-rate offsets the
+    /// datasheets allow (MPU-6050 ±20 °/s, LSM9DS1 ±30 °/s). With a magnetometer the heading
+    /// confirms what the gyro alone cannot tell from a slow turn.
+    public var magneticBiasClip: Double = 30.0 * .pi / 180
 
     /// Magnetic disturbance rejection on or off.
     public var magneticRejectionEnabled = true

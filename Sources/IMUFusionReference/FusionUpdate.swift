@@ -42,9 +42,11 @@ public func update(
         specificForce: specificForce, gains: s.gains, warmUpGain: warmUpGain)
 
     let q6 = s.attitude6D
+    // Beyond biasClip only once the heading can confirm it (9D, see HeadingCorrection).
+    let biasLimit = s.heading.isInitialised && p.magneticBiasTau > 0 ? max(p.magneticBiasClip, p.biasClip) : p.biasClip
     s.biasEstimator.update(
         bias: &s.bias, rest: s.rest, correction: correction, attitude6D: q6, dt: dt, gains: s.gains,
-        warmUpGain: warmUpGain, parameters: p)
+        warmUpGain: warmUpGain, limit: biasLimit, parameters: p)
 
     s.magneticDt += dt
     if let mag, s.magneticDt >= s.gains.magneticMinimumInterval, isFinite(mag) {
@@ -53,8 +55,14 @@ public func update(
         if s.magneticGains.isStale(for: magDt) { s.magneticGains = MagneticGains(parameters: p, dt: magDt) }
         let rate = s.rest.gyroReference.stage2
         let turning = rate.dot(rate) >= p.magneticNewFieldMinRate * p.magneticNewFieldMinRate
-        s.heading.update(
-            magEarth: (s.heading.heading * q6).rotate(mag), dt: magDt, gains: s.magneticGains, turning: turning, parameters: p)
+        let biasGain = s.heading.update(
+            magEarth: (s.heading.heading * q6).rotate(mag), dt: magDt, gains: s.magneticGains, turning: turning,
+            learnsBias: s.elapsed >= p.accelerometerTau && s.rest.sinceRest >= p.magneticBiasRestHold, parameters: p)
+        if biasGain > 0 {
+            GyroBiasEstimator.learnAlongVertical(
+                bias: &s.bias, headingError: s.heading.lastError, gain: biasGain, attitude6D: q6,
+                limit: max(p.magneticBiasClip, p.biasClip))
+        }
     }
     if s.heading.accuracy < .pi { s.heading.accuracy = min(s.heading.accuracy + p.headingDriftRate * dt, .pi) }
 }

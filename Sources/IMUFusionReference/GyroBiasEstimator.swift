@@ -6,7 +6,8 @@ import IMUGeometry
 /// correction angle per sample φ ≈ −LP[R·ε]_horizontal·dt. With ε = b − b̂ and b constant,
 /// LP[R]·b = −φ/dt + LP[R·b̂], so the innovation is −φ/dt + LP[R·b̂] − LP[R]·b̂ and the bias
 /// takes a gradient step b̂ += (dt/τ)·LP[R]ᵀ·innovation (the φ term needs no division by dt).
-/// Heading is not observable from gravity: the earth-vertical component gets no motion update.
+/// Heading is not observable from gravity: the earth-vertical component gets no motion update
+/// here; in 9D the heading corrections teach it (`learnAlongVertical`).
 public struct GyroBiasEstimator: Sendable, Equatable {
     /// LP of the earth x and y axes in device axes (rows 0 and 1 of R), same filter as the acceleration.
     public var eastLowPass = CascadedLowPass()
@@ -29,10 +30,12 @@ public struct GyroBiasEstimator: Sendable, Equatable {
 
     /// The in-motion part runs every `gains.biasDecimation`-th sample on the correction angles summed since its last run and with the time they
     /// span; its low-passes use the gain for that span. The rest part runs every sample.
+    /// `limit`: the range of every component (biasClip, or magneticBiasClip in 9D).
     @inline(__always)
     mutating func update(
         bias: inout Vector3, rest: RestDetector, correction: (x: Double, y: Double),
-        attitude6D q: Quaternion, dt: Double, gains: FusionGains, warmUpGain: Double, parameters p: FusionParameters
+        attitude6D q: Quaternion, dt: Double, gains: FusionGains, warmUpGain: Double, limit: Double,
+        parameters p: FusionParameters
     ) {
         if p.motionBiasEnabled {
             phase += 1
@@ -65,9 +68,24 @@ public struct GyroBiasEstimator: Sendable, Equatable {
         if rest.isAtRest && p.restBiasEnabled {
             bias += gains.restBias * (rest.gyroReference.stage2 - bias)
         }
-        bias = Vector3(
-            min(max(bias.x, -p.biasClip), p.biasClip),
-            min(max(bias.y, -p.biasClip), p.biasClip),
-            min(max(bias.z, -p.biasClip), p.biasClip))
+        bias = Self.clipped(bias, limit)
+    }
+
+    /// 9D: a heading error e (rad, `HeadingCorrection.lastError`) says the 6D frame turned about
+    /// the vertical by −e more than the device did, at the residual bias along the vertical
+    /// (up · ε, up = row 2 of R(q6): the vertical in device axes). The bias takes the step
+    /// −gain·e along up (gain from `HeadingCorrection.update`, 1/s), then the 9D range.
+    @inline(__always)
+    static func learnAlongVertical(
+        bias: inout Vector3, headingError e: Double, gain: Double, attitude6D q: Quaternion, limit: Double
+    ) {
+        let (w, x, y, z) = (q.w, q.x, q.y, q.z)
+        let up = Vector3(2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y))
+        bias = clipped(bias + (-gain * e) * up, limit)
+    }
+
+    @inline(__always)
+    static func clipped(_ b: Vector3, _ limit: Double) -> Vector3 {
+        Vector3(min(max(b.x, -limit), limit), min(max(b.y, -limit), limit), min(max(b.z, -limit), limit))
     }
 }

@@ -11,6 +11,9 @@ public struct RestDetector: Sendable, Equatable {
     /// How long the samples have been close to the references (s).
     public var duration: Double = 0
     public var isAtRest = false
+    /// Time since the device was last at rest (s; infinite before the first rest): how old the
+    /// rest measurement of the bias is.
+    public var sinceRest = Double.infinity
 
     /// Decimation: samples since the last test, their rate and force summed, the time they span.
     public var phase = 0
@@ -55,5 +58,6 @@ public struct RestDetector: Sendable, Equatable {
             duration = 0
             isAtRest = false
         }
+        sinceRest = isAtRest ? 0 : sinceRest + span
     }
 }

@@ -43,6 +43,10 @@ import Testing
             case "restFilterTau": p.restFilterTau = v
             case "restMinDuration": p.restMinDuration = v
             case "biasClipDeg": p.biasClip = v * .pi / 180
+            case "magneticBiasTau": p.magneticBiasTau = v
+            case "magneticBiasPriorDuration": p.magneticBiasPriorDuration = v
+            case "magneticBiasClipDeg": p.magneticBiasClip = v * .pi / 180
+            case "magneticBiasRestHold": p.magneticBiasRestHold = v
             default: print("unknown parameter \(kv[0])")
             }
         }

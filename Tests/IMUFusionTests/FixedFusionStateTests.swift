@@ -66,8 +66,10 @@ import Testing
             let epsilon = Int64(q.squaredNormSignificand) - (Int64(1) << 58)
             #expect(epsilon.magnitude < 16 << 28)
         }
-        #expect(state.bias.x.magnitude <= c.biasClip.magnitude && state.bias.y.magnitude <= c.biasClip.magnitude
-            && state.bias.z.magnitude <= c.biasClip.magnitude)
+        // Magnetometer samples came: the 9D range, which the heading corrections may use.
+        #expect(state.heading.isInitialised)
+        #expect(state.bias.x.magnitude <= c.magneticBiasClip.magnitude && state.bias.y.magnitude <= c.magneticBiasClip.magnitude
+            && state.bias.z.magnitude <= c.magneticBiasClip.magnitude)
     }
 
     @Test func snapshotRestoreIsACopyAndResetIsANewState() {
@@ -152,6 +154,10 @@ import Testing
         #expect(p.restBiasTauMilliseconds == ms(r.restBiasTau))
         #expect(p.motionBiasTauMilliseconds == ms(r.motionBiasTau))
         #expect(p.biasClip == Q30(r.biasClip))
+        #expect(p.magneticBiasTauMilliseconds == ms(r.magneticBiasTau))
+        #expect(p.magneticBiasPriorDurationMilliseconds == ms(r.magneticBiasPriorDuration))
+        #expect(p.magneticBiasRestHoldMilliseconds == ms(r.magneticBiasRestHold))
+        #expect(p.magneticBiasClip == Q30(r.magneticBiasClip))
         #expect(p.magneticRejectionEnabled == r.magneticRejectionEnabled)
         #expect(p.magneticCurrentTauMilliseconds == ms(r.magneticCurrentTau))
         #expect(p.magneticReferenceTauMilliseconds == ms(r.magneticReferenceTau))

@@ -17,6 +17,8 @@ public struct FixedFusionCoefficients: Sendable, Equatable {
     public var magneticMinUndisturbedDuration: Int64
     public var magneticMaxRejectionDuration: Int64
     public var warmUpDuration: Int64
+    public var magneticBiasPriorDuration: Int64
+    public var magneticBiasRestHold: Int64
 
     /// Squared thresholds, Q48 (compared with `WideVector3.squaredLengthQ48`).
     public var restGyroThresholdSquared: Int64
@@ -24,6 +26,10 @@ public struct FixedFusionCoefficients: Sendable, Equatable {
     public var magneticNewFieldMinRateSquared: Int64
     /// ±biasClip as Q40.
     public var biasClip: Int64
+    /// The 9D bias range, max(magneticBiasClip, biasClip), as Q40.
+    public var magneticBiasClip: Int64
+    /// 1/τ_magBias as Q40 (1/s; 0 when off): the vertical bias step is k·e times this.
+    public var verticalBiasRate: Int64
     /// 1/τ_motion as Q2.30 (0 when off).
     public var motionBiasStep: Int64
     /// sin(magneticDipThreshold), Q2.30.
@@ -54,10 +60,15 @@ public struct FixedFusionCoefficients: Sendable, Equatable {
         magneticMinUndisturbedDuration = seconds(p.magneticMinUndisturbedDurationMilliseconds)
         magneticMaxRejectionDuration = seconds(p.magneticMaxRejectionDurationMilliseconds)
         warmUpDuration = seconds(p.warmUpDurationMilliseconds)
+        magneticBiasPriorDuration = seconds(p.magneticBiasPriorDurationMilliseconds)
+        magneticBiasRestHold = seconds(p.magneticBiasRestHoldMilliseconds)
         restGyroThresholdSquared = squaredQ48(p.restGyroThreshold)
         restAccelThresholdSquared = squaredQ48(p.restAccelThreshold)
         magneticNewFieldMinRateSquared = squaredQ48(p.magneticNewFieldMinRate)
         biasClip = wide(p.biasClip.magnitude)
+        magneticBiasClip = Swift.max(wide(p.magneticBiasClip.magnitude), biasClip)
+        verticalBiasRate = p.magneticBiasTauMilliseconds > 0
+            ? ((Int64(1000) &<< 40) &+ Int64(p.magneticBiasTauMilliseconds) / 2) / Int64(p.magneticBiasTauMilliseconds) : 0
         motionBiasStep = p.motionBiasTauMilliseconds > 0
             ? ((Int64(1000) &<< 30) &+ Int64(p.motionBiasTauMilliseconds) / 2) / Int64(p.motionBiasTauMilliseconds) : 0
         dipSineThreshold = Int64(FixedMath.sin(p.magneticDipThreshold).raw)

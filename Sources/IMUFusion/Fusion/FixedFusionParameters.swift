@@ -24,8 +24,18 @@ public struct FixedFusionParameters: Sendable, Equatable {
     public var motionBiasEnabled = true
     /// In-motion bias gradient step time constant: 5 s.
     public var motionBiasTauMilliseconds: Int32 = 5_000
-    /// The bias never leaves ±2°/s = ±0.0349066 rad/s (Q2.30).
+    /// What the accelerometer and rest detection may attribute to bias: ±2°/s = ±0.0349066
+    /// rad/s (Q2.30); without a magnetometer the estimate stays inside.
     public var biasClip = Q30(raw: 37_480_660)
+    /// 9D: the vertical bias learns from the heading corrections with this time constant: 80 s
+    /// (0 = off; see the reference's `HeadingCorrection`).
+    public var magneticBiasTauMilliseconds: Int32 = 80_000
+    /// 9D: the prior of that learning's start (a line fit): 4 s of heading errors 0.
+    public var magneticBiasPriorDurationMilliseconds: Int32 = 4_000
+    /// 9D: a bias measured at rest is trusted over the heading's for 120 s.
+    public var magneticBiasRestHoldMilliseconds: Int32 = 120_000
+    /// 9D: the bias never leaves ±30°/s = ±0.523599 rad/s (Q2.30), the datasheets' offsets.
+    public var magneticBiasClip = Q30(raw: 562_209_904)
 
     public var magneticRejectionEnabled = true
     /// Low-pass of the current field norm and dip: 50 ms.

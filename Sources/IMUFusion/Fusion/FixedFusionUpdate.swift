@@ -54,7 +54,7 @@ public func fixedFusionUpdate(
     }
     if s.rest.isAtRest && c.parameters.restBiasEnabled {
         FixedGyroBiasEstimator.restStep(
-            bias: &s.bias, reference: s.rest.gyroReference.stage2, gain: s.gains.restBias, clip: c.biasClip)
+            bias: &s.bias, reference: s.rest.gyroReference.stage2, gain: s.gains.restBias, clip: s.biasLimit(c))
     }
 
     s.magneticDt = advanced(s.magneticDt, by: step)
@@ -88,7 +88,16 @@ func fixedFusionDecimatedStep(
     if c.parameters.motionBiasEnabled {
         s.biasEstimator.update(
             bias: &s.bias, isAtRest: s.rest.isAtRest, correction: correction, rows: s.unitAttitude6D.unitRotationMatrix,
-            sums: sums, gains: s.gains, warmUpGain: warmUpGain, coefficients: c)
+            sums: sums, gains: s.gains, warmUpGain: warmUpGain, limit: s.biasLimit(c), coefficients: c)
+    }
+}
+
+extension FixedFusionState {
+    /// The bias range: beyond biasClip only once the heading can confirm it (9D, see
+    /// FixedHeadingCorrection).
+    @inlinable @inline(__always)
+    func biasLimit(_ c: FixedFusionCoefficients) -> Int64 {
+        heading.isInitialised && c.verticalBiasRate > 0 ? c.magneticBiasClip : c.biasClip
     }
 }
 
@@ -101,9 +110,16 @@ func fixedFusionMagnetometerStep(state s: inout FixedFusionState, coefficients c
     s.magneticDt = 0
     if isStale(s.magneticGains.dt, for: magDt) { s.magneticGains = FixedMagneticGains(coefficients: c, dt: magDt) }
     let turning = s.rest.gyroReference.stage2.squaredLengthQ48 >= c.magneticNewFieldMinRateSquared
-    s.heading.update(
+    // The vertical bias learns once the inclination has settled and no rest measured the bias lately.
+    let learnsBias = s.elapsed >= c.accelerometerTau && s.rest.sinceRest >= c.magneticBiasRestHold
+    let biasGain = s.heading.update(
         magEarth: s.heading.heading.rotateAboutVertical(s.unitAttitude6D.rotatedField(clampedSample(mag, limit: 2048))),
-        dt: magDt, gains: s.magneticGains, turning: turning, coefficients: c)
+        dt: magDt, gains: s.magneticGains, turning: turning, learnsBias: learnsBias, coefficients: c)
+    if biasGain > 0 {
+        FixedGyroBiasEstimator.learnAlongVertical(
+            bias: &s.bias, headingError: s.heading.lastError, gain: biasGain, up: s.unitAttitude6D.unitRotationMatrix.row2,
+            limit: c.magneticBiasClip)
+    }
 }
 
 /// Each component clamped to ±limit (an integer in the sample's unit).

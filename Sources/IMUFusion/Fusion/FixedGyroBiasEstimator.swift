@@ -19,7 +19,8 @@ public struct FixedGyroBiasEstimator: Sendable, Equatable {
     @inlinable @inline(__always)
     mutating func update(
         bias: inout WideVector3, isAtRest: Bool, correction phi: (x: Int64, y: Int64), rows r: FixedMatrix3,
-        sums: FixedFusionDecimation, gains: FixedFusionGains, warmUpGain: Int64, coefficients c: FixedFusionCoefficients
+        sums: FixedFusionDecimation, gains: FixedFusionGains, warmUpGain: Int64, limit: Int64,
+        coefficients c: FixedFusionCoefficients
     ) {
         let span = sums.span, clip = sums.biasClipSum
         let k = gains.biasStage
@@ -46,7 +47,7 @@ public struct FixedGyroBiasEstimator: Sendable, Equatable {
                 x: bias.x &+ wideProduct(exLpFactors.0, sx) &+ wideProduct(eyLpFactors.0, sy),
                 y: bias.y &+ wideProduct(exLpFactors.1, sx) &+ wideProduct(eyLpFactors.1, sy),
                 z: bias.z &+ wideProduct(exLpFactors.2, sx) &+ wideProduct(eyLpFactors.2, sy))
-            bias = bias.componentsClamped(c.biasClip)
+            bias = bias.componentsClamped(limit)
         }
     }
 
@@ -54,5 +55,20 @@ public struct FixedGyroBiasEstimator: Sendable, Equatable {
     @inlinable @inline(__always)
     static func restStep(bias: inout WideVector3, reference: WideVector3, gain: Int64, clip: Int64) {
         bias = (bias + (reference - bias).scaled(by: gain)).componentsClamped(clip)
+    }
+
+    /// 9D: the step −gain·e along the vertical in device axes (`up`: row 2 of R(q6), Q2.30) for
+    /// a heading error e (Q3.29 rad) and the gain from `FixedHeadingCorrection.update` (Q40,
+    /// 1/s, ≤ ~2^47), then the 9D range (see the reference's `learnAlongVertical`).
+    @inlinable @inline(__always)
+    static func learnAlongVertical(
+        bias: inout WideVector3, headingError e: Q29, gain: Int64, up: FixedVector3<Q30>, limit: Int64
+    ) {
+        // e (Q29, |raw| < 2^31) · gain (Q40) / 2^30 = Q39 → Q40.
+        let step = -(wideProduct(Int64(e.raw), gain) &<< 1)
+        bias = WideVector3(
+            x: bias.x &+ wideProduct(Int64(up.x.raw), step),
+            y: bias.y &+ wideProduct(Int64(up.y.raw), step),
+            z: bias.z &+ wideProduct(Int64(up.z.raw), step)).componentsClamped(limit)
     }
 }

@@ -3,6 +3,8 @@
 /// The error angle is taken as 2·tan(θ/2) = 2m_x / (|m_h| + m_y): one division per
 /// magnetometer sample, no atan2. One square root (|m_h|) and one 1/|m| per sample; |m|
 /// itself is |m_h|·cos dip − m_z·sin dip (= |m|²/|m|): two multiplies, not a second kernel.
+/// In 9D each correction also teaches the bias along the vertical, and the start is the
+/// least-squares line through the errors (the reference's `HeadingCorrection` explains both).
 public struct FixedHeadingCorrection: Sendable, Equatable {
     public var heading = FixedQuaternion.identity
     public var isInitialised = false
@@ -23,18 +25,19 @@ public struct FixedHeadingCorrection: Sendable, Equatable {
     }
 
     /// `m`: the magnetometer sample in ENU with the current heading (q_h ⊗ q6), Q16.16 µT
-    /// (|components| ≤ 2^12 µT, so the squares below fit).
-    @inlinable @inline(__always)
+    /// (|components| ≤ 2^12 µT, so the squares below fit). Returns the gain (Q40, 1/s) with
+    /// which this sample's `lastError` moves the vertical bias; 0 when it must not.
+    @inlinable @inline(__always) @discardableResult
     mutating func update(
-        magEarth m: FixedVector3<Q16>, dt: Int64, gains g: FixedMagneticGains, turning: Bool,
+        magEarth m: FixedVector3<Q16>, dt: Int64, gains g: FixedMagneticGains, turning: Bool, learnsBias: Bool,
         coefficients c: FixedFusionCoefficients
-    ) {
+    ) -> Int64 {
         let p = c.parameters
         elapsed = advanced(elapsed, by: dt)
         let (mx, my, mz) = (Int64(m.x.raw), Int64(m.y.raw), Int64(m.z.raw))
         let horizontalSquared = mx &* mx &+ my &* my  // Q32
         let normSquared = horizontalSquared &+ mz &* mz
-        guard normSquared > 0 else { return }
+        guard normSquared > 0 else { return 0 }
         let horizontal = Int64(FixedMath.squareRootRaw(
             ofSignificand: UInt64(horizontalSquared), fractionBits: 32, resultFractionBits: 16))  // Q16
 
@@ -74,13 +77,43 @@ public struct FixedHeadingCorrection: Sendable, Equatable {
                 rejectionDuration = Swift.max(rejectionDuration &- Int64(p.magneticRejectionFactor) &* dt, 0)
             }
         }
-        // Fast start: at least dt / (time since the first sample) during the first τ_mag.
-        if elapsed < c.magnetometerTau { k = Swift.max(k, ((dt &<< 30) &+ elapsed / 2) / elapsed) }
+        var biasGain: Int64 = 0
+        if c.verticalBiasRate > 0 && learnsBias {
+            // Fast start: the least-squares line through the errors so far and the prior, over
+            // T = elapsed + prior; w = dt / T = 1/n (Q30, ≤ 1): k = 2w(2 − w)/(1 + w), rate gain
+            // 6w/((1 + w)·T). A few divisions per magnetometer sample while T < 4·τ_mag only.
+            let fitDuration = elapsed &+ c.magneticBiasPriorDuration
+            if fitDuration < c.magnetometerTau &* 4 {
+                let w = ((dt &<< 30) &+ fitDuration / 2) / fitDuration
+                let onePlusW = (1 << 30) &+ w
+                let numerator = roundingShiftRight(2 &* w &* ((2 << 30) &- w), by: 30)  // < 2^31
+                let lineFit = ((numerator &<< 30) &+ onePlusW / 2) / onePlusW
+                if corrects && lineFit > k {  // (a rejected field keeps k = 0)
+                    k = lineFit
+                    // 6w/(1 + w) (Q30, ≤ 3) / T (Q30 s) as Q40: (x·2^30) / (T / 2^10).
+                    let x = ((6 &* w &<< 30) &+ onePlusW / 2) / onePlusW
+                    let seconds = Swift.max(fitDuration &>> 10, 1)
+                    biasGain = ((x &<< 30) &+ seconds / 2) / seconds
+                }
+            }
+            if biasGain == 0 {
+                biasGain = wideProduct(k, c.verticalBiasRate)
+                // Used at reduced gain: τ_magBias grows by the same factor (critically damped).
+                if p.magneticRejectionEnabled && disturbance.isDisturbed {
+                    biasGain /= Int64(Swift.max(p.magneticRejectionFactor, 1))
+                }
+            }
+            // A rejected field teaches nothing.
+            if !corrects { biasGain = 0 }
+        } else if elapsed < c.magnetometerTau {
+            // Fast start: at least dt / (time since the first sample) during the first τ_mag.
+            k = Swift.max(k, ((dt &<< 30) &+ elapsed / 2) / elapsed)
+        }
 
         let d = horizontal &+ my  // Q16, 0 … 2|m_h|
         if !isInitialised || k >= 1 << 30 {
             // Exact: turn the horizontal field onto north with the half-way quaternion (d, 0, 0, m_x).
-            guard horizontal > 0 else { return }
+            guard horizontal > 0 else { return 0 }
             let turn: FixedQuaternion
             if d > 0, let unit = FixedVector3<Q16>(
                 x: Q16(raw: saturatedInt32(d)), y: .zero, z: Q16(raw: saturatedInt32(mx))).direction
@@ -93,7 +126,7 @@ public struct FixedHeadingCorrection: Sendable, Equatable {
             isInitialised = true
             accuracy = c.headingAccuracyFloor
             lastError = .zero
-            return
+            return 0
         }
         // e = 2·m_x / d (Q3.29), clipped at ±π; d ≤ 10⁻³·|m_h| (field pointing south) → ±π.
         let pi = Int64(Q29.pi.raw)
@@ -101,7 +134,7 @@ public struct FixedHeadingCorrection: Sendable, Equatable {
             ? clamped(((mx &<< 30) + (mx < 0 ? -(d / 2) : d / 2)) / d, pi)
             : (mx < 0 ? -pi : pi)
         lastError = Q29(raw: Int32(truncatingIfNeeded: error))
-        guard k > 0 else { return }
+        guard k > 0 else { return 0 }
         // k·e/2 as Q2.30 has the raw integer of k·e as Q3.29: Q30 · Q29 → Q29 is a shift of 30.
         let half = roundingShiftRight(k &* error, by: 30)
         heading = (FixedQuaternion(w: .one, x: .zero, y: .zero, z: Q30(raw: saturatedInt32(half))) * heading)
@@ -109,5 +142,6 @@ public struct FixedHeadingCorrection: Sendable, Equatable {
         if corrects && !disturbance.isDisturbed || !p.magneticRejectionEnabled {
             accuracy &+= wideProduct(k, c.headingAccuracyFloor &- accuracy)
         }
+        return biasGain
     }
 }

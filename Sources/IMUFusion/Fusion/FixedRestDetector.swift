@@ -10,6 +10,8 @@ public struct FixedRestDetector: Sendable, Equatable {
     /// Time close to the references (Q30 s, saturating at `fixedDurationLimit`).
     public var duration: Int64 = 0
     public var isAtRest = false
+    /// Time since the last rest (Q30 s, saturating; the limit = never at rest yet).
+    public var sinceRest: Int64 = fixedDurationLimit
 
     @inlinable public init() {}
 
@@ -37,6 +39,7 @@ public struct FixedRestDetector: Sendable, Equatable {
             duration = 0
             isAtRest = false
         }
+        sinceRest = isAtRest ? 0 : advanced(sinceRest, by: span)
     }
 }
 

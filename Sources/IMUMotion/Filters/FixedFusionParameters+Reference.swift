@@ -19,6 +19,10 @@ extension FixedFusionParameters {
         motionBiasEnabled = p.motionBiasEnabled
         motionBiasTauMilliseconds = milliseconds(p.motionBiasTau)
         biasClip = Q30(p.biasClip)
+        magneticBiasTauMilliseconds = milliseconds(p.magneticBiasTau)
+        magneticBiasPriorDurationMilliseconds = milliseconds(p.magneticBiasPriorDuration)
+        magneticBiasRestHoldMilliseconds = milliseconds(p.magneticBiasRestHold)
+        magneticBiasClip = Q30(p.magneticBiasClip)
         magneticRejectionEnabled = p.magneticRejectionEnabled
         magneticCurrentTauMilliseconds = milliseconds(p.magneticCurrentTau)
         magneticReferenceTauMilliseconds = milliseconds(p.magneticReferenceTau)
