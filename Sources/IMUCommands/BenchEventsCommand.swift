@@ -151,6 +151,11 @@ struct BenchEventsCommand: ParsableCommand {
         print("| \(pulse) ms pulse, measured (ms) | \(pulses.count) | \(number((pulses.min() ?? .nan) * 1000, 2)) | \(number((pulses.max() ?? .nan) * 1000, 2)) |")
         let within = pulses.filter { abs($0 * 1000 - Double(pulse)) <= 2 }.count
         let load = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").first.map(String.init) ?? "?"
-        print("\npulses within ±2 ms: \(within)/\(pulses.count); load average during the run: \(load)")
+        let scheduling = switch runner.pulseScheduling {
+        case .realTime(let priority)?: "a real-time thread (SCHED_FIFO \(priority))"
+        case .ordinary(let errno, _)?: "an ordinary thread (SCHED_FIFO refused: \(String(cString: strerror(errno))))"
+        case nil: "–"
+        }
+        print("\npulses within ±2 ms: \(within)/\(pulses.count); load average during the run: \(load); pulses ended on \(scheduling)")
     }
 }

@@ -70,6 +70,14 @@ struct RunCommand: ParsableCommand {
             "low_power": "\(lowPower)",
         ])
 
+        var toldPulseScheduling = false
+        func tellPulseScheduling() {
+            guard !toldPulseScheduling, let scheduling = runner.pulseScheduling else { return }
+            toldPulseScheduling = true
+            Self.log(scheduling, to: log)
+        }
+        tellPulseScheduling()
+
         var pipeline = EventPipeline(calibration: calibration, magnetometer: session.driver.capabilities.magnetometer)
         defer {
             Self.makeSafe(runner, rules: rules)
@@ -84,6 +92,7 @@ struct RunCommand: ParsableCommand {
                 runner = newRunner
                 engine = RuleEngine(rules: rules.rules)
                 log.notice("rules reloaded", metadata: ["rules": "\(rules.rules.count)"])
+                tellPulseScheduling()
             } catch {
                 log.error("rules not reloaded, keeping the old ones: \(error)")
             }
@@ -128,6 +137,23 @@ struct RunCommand: ParsableCommand {
         }
         log.info("rule fired", metadata: metadata)
         for failure in failures { log.error("action failed: \(failure)", metadata: ["rule": "\(rule.name)"]) }
+    }
+
+    /// One line on how pulses will end: on a real-time thread, or (a warning) on an ordinary
+    /// one, saying why and what would allow real-time.
+    static func log(_ scheduling: ThreadScheduling, to log: Logger) {
+        switch scheduling {
+        case .realTime(let priority):
+            log.info("pulses end on a real-time thread (SCHED_FIFO, priority \(priority))")
+        case let .ordinary(errno, limit):
+            let wanted = ActionRunner.pulseRealTimePriority
+            log.warning("""
+                pulses end on an ordinary thread: SCHED_FIFO priority \(wanted) was refused \
+                (\(String(cString: strerror(errno))); RLIMIT_RTPRIO is \(limit)), so a busy machine can make a pulse run long; \
+                real-time needs CAP_SYS_NICE or RLIMIT_RTPRIO ≥ \(wanted) (LimitRTPRIO=\(wanted) in the service unit, \
+                `prlimit --rtprio=\(wanted)` by hand)
+                """)
+        }
     }
 
     func loadRules(pins: Set<Int>) throws -> RulesFile {

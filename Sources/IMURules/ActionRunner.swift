@@ -4,16 +4,17 @@ import IMUEvents
 import Synchronization
 
 /// Carries out rules' actions: GPIO lines change at once on the caller's thread (the latency
-/// from event to line is a function call), pulses end on a timer, and commands run as child
-/// processes (argv directly, never a shell) that are killed when they overrun their timeout.
+/// from event to line is a function call), pulses end on the pulse timer's thread (real-time
+/// when the system allows it), and commands run as child processes (argv directly, never a
+/// shell) that are killed when they overrun their timeout.
 public final class ActionRunner: @unchecked Sendable {
     // @unchecked: the lines are only used from the thread that calls `run` and from the pulse
     // timers, which take `lock` first.
     private let lines: [GPIOTarget: any GPIOOutputLine]
     private let lock = NSLock()
     private let timers = DispatchQueue(label: "imu.actions.timers")
-    /// How long before a pulse's end its timer wakes, to wait out the rest on the CPU (ns).
-    static let pulseSpinNanoseconds = 4_000_000
+    /// The thread that ends pulses; nil when no rule pulses.
+    private let pulseTimer: PulseTimer?
     /// Commands still running, for `waitForCommands` and shutdown.
     private let running = Mutex<Set<Int32>>([])
 
@@ -45,7 +46,14 @@ public final class ActionRunner: @unchecked Sendable {
             }
         }
         self.lines = lines
+        let pulses = rules.contains { $0.actions.contains { if case .gpio(_, .pulse) = $0 { true } else { false } } }
+        pulseTimer = pulses ? PulseTimer.shared : nil
     }
+
+    /// How the thread that ends pulses is scheduled (nil: no rule pulses). Real-time needs
+    /// CAP_SYS_NICE or an RLIMIT_RTPRIO of at least `pulseRealTimePriority`.
+    public var pulseScheduling: ThreadScheduling? { pulseTimer?.scheduling }
+    public static var pulseRealTimePriority: Int32 { PulseTimer.realTimePriority }
 
     /// The output line a target was given (for tests and status).
     public func line(for target: GPIOTarget) -> (any GPIOOutputLine)? { lines[target] }
@@ -79,23 +87,15 @@ public final class ActionRunner: @unchecked Sendable {
         case .setLow: try line.set(high: false)
         case .toggle: try line.set(high: !line.isHigh)
         case .pulse(let milliseconds):
-            // Active now, back on a timer: the fusion loop must not wait out the pulse. The timer
-            // is strict and wakes a little early, then the last stretch is waited out on the CPU:
-            // a thread woken on a busy machine can be several ms late, a pulse should not be.
+            // Active now, back on the pulse thread: the fusion loop must not wait out the pulse.
             let previous = line.isHigh
             try line.set(high: !previous)
-            let end = DispatchTime.now() + .milliseconds(milliseconds)
-            let early = min(Self.pulseSpinNanoseconds, milliseconds * 500_000)
-            let timer = DispatchSource.makeTimerSource(flags: .strict, queue: timers)
-            timer.schedule(deadline: end - .nanoseconds(early), leeway: .nanoseconds(0))
-            timer.setEventHandler { [self] in
-                while DispatchTime.now() < end {}
+            let end = PulseTimer.now() + Int64(milliseconds) * 1_000_000
+            (pulseTimer ?? PulseTimer.shared).schedule(at: end) { [self] in
                 lock.lock()
                 try? lines[target]?.set(high: previous)
                 lock.unlock()
-                timer.cancel()
             }
-            timer.resume()
         }
     }
 
