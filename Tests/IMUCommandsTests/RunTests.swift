@@ -69,6 +69,66 @@ import Testing
         #expect(result.stderr.contains("<5>rules reloaded rules=2"))
         #expect(result.stderr.contains("<6>stopped"))
     }
+
+    /// Pulses end on a real-time thread when RLIMIT_RTPRIO allows it (the service unit's
+    /// `LimitRTPRIO=10`), and on an ordinary one, with one warning that says why, when it does
+    /// not. CAP_SYS_NICE is taken away (setpriv) when the tests run as root, so root is refused
+    /// like the unprivileged `imu` user.
+    @Test func pulsesAskForRealTimeAndSayOnceWhenRefused() async throws {
+        let rules = try rulesFile("""
+            [[rule]]
+            name = "beep"
+            on = "shake"
+              [[rule.action]]
+              gpio-pin = 11
+              set = "pulse"
+              pulse-ms = 50
+            """)
+        defer { try? FileManager.default.removeItem(atPath: rules) }
+        let root = getuid() == 0
+        let dropNice = root ? ["/usr/bin/setpriv", "--inh-caps=-sys_nice", "--bounding-set=-sys_nice"] : []
+        // Refused: RLIMIT_RTPRIO 0, no CAP_SYS_NICE. Granted: RLIMIT_RTPRIO 10 when this
+        // machine lets the limit be raised (CAP_SYS_RESOURCE, or a hard limit of 10 already),
+        // else CAP_SYS_NICE when root.
+        var runs: [(wrapper: [String], granted: Bool)] = [(["/usr/bin/prlimit", "--rtprio=0"] + dropNice, false)]
+        if Self.succeeds(["/usr/bin/prlimit", "--rtprio=10", "/bin/true"]) {
+            runs.append((["/usr/bin/prlimit", "--rtprio=10"] + dropNice, true))
+        } else if root {
+            runs.append((["/usr/bin/prlimit", "--rtprio=0"], true))
+        }
+        for (wrapper, granted) in runs {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: wrapper[0])
+            process.arguments = Array(wrapper.dropFirst()) + [
+                try IMUExecutable.url().path, "run", "--config", rules, "--sim", "shake", "--virtual-time", "--duration", "3",
+            ]
+            let stderr = Pipe()
+            process.standardError = stderr
+            process.standardOutput = FileHandle.nullDevice
+            try process.run()
+            let output = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            try #require(process.terminationStatus == 0, "\(wrapper): \(output)")
+            let told = output.split(separator: "\n").filter { $0.contains("pulses end on") }
+            if !granted {
+                #expect(told.count == 1 && told[0].hasPrefix("<4>pulses end on an ordinary thread")
+                    && told[0].contains("RLIMIT_RTPRIO is 0") && told[0].contains("LimitRTPRIO=10"), "\(output)")
+            } else {
+                #expect(told == ["<6>pulses end on a real-time thread (SCHED_FIFO, priority 10)"], "\(output)")
+            }
+            #expect(output.contains("rule fired"), "\(output)")
+        }
+    }
+
+    static func succeeds(_ command: [String]) -> Bool {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: command[0])
+        process.arguments = Array(command.dropFirst())
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return false }
+        process.waitUntilExit()
+        return process.terminationStatus == 0
+    }
 }
 
 /// The example rules file the service installer puts in /etc/imu loads and runs as shipped.

@@ -36,6 +36,26 @@ import Testing
         #expect(fall.time - rise.time >= 0.030)
     }
 
+    /// What `requestRealTime` says is what the kernel then has for the thread, granted or not
+    /// (which one depends on who runs the tests: CAP_SYS_NICE or RLIMIT_RTPRIO).
+    @Test func realTimeSchedulingIsWhatItSays() throws {
+        let result = Mutex<(ThreadScheduling, policy: Int32, priority: Int32)?>(nil)
+        let thread = Thread {
+            let said = ThreadScheduling.requestRealTime(priority: 10)
+            let now = ThreadScheduling.current()
+            result.withLock { $0 = (said, now.policy, now.priority) }
+        }
+        thread.start()
+        for _ in 0..<500 where result.withLock({ $0 }) == nil { usleep(2000) }
+        let (said, policy, priority) = try #require(result.withLock { $0 })
+        switch said {
+        case .realTime(let granted):
+            #expect(granted == 10 && policy == SCHED_FIFO && priority == 10)
+        case .ordinary(let errno, _):
+            #expect(errno == EPERM && policy == SCHED_OTHER, "errno \(errno), policy \(policy)")
+        }
+    }
+
     @Test func aPinWithoutALineOrABusyLineIsRefusedAtStart() throws {
         let gpio = chip()
         let rule = Rule(name: "r", trigger: .heading, actions: [.gpio(.headerPin(7), .setHigh)])
