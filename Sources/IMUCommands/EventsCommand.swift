@@ -87,8 +87,12 @@ struct EventsCommand: ParsableCommand {
             magnetometer: session.driver.capabilities.magnetometer, headingFilterDegrees: headingFilter)
         if lowPower {
             let watch = try LowPowerWatch(session: session, rate: rate, duration: duration)
-            try watch.run(pipeline: &pipeline, afterBatch: { output.flushIfDue() }, events: show) { transition in
+            let losses = try watch.run(pipeline: &pipeline, afterBatch: { output.flushIfDue() }, events: show) { transition in
                 printToStandardError("imu: " + transition.note)
+            }
+            SampleStream.reportLost(losses.samples)
+            if losses.unwatchedSeconds > 0 {
+                printToStandardError("imu: the chip was not watching for \(number(losses.unwatchedSeconds, 2)) s of idle time (bus outages)")
             }
             return
         }

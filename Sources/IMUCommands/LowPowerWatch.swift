@@ -1,6 +1,7 @@
 import IMUBus
 import IMUDrivers
 import IMUEvents
+import IMUKit
 
 /// `--low-power` (and `low-power = true` in a rules file): between shakes nothing is read. The
 /// chip watches for motion in its low-power mode (`IMUDriver.watchForMotion`) and the loop
@@ -30,6 +31,12 @@ struct LowPowerWatch {
         case idle(at: Double, watchRateHz: Double)
         /// The INT edge came (its timestamp is the kernel's, or the twin's virtual time).
         case woke(edge: GPIOEdgeEvent)
+        /// The chip stopped answering (or lost its configuration) while idle or waking; told
+        /// once per outage (and again only when the problem changes).
+        case outage(at: Double, problem: String)
+        /// The chip answers again and is reconfigured: `watching` at that rate (Hz) again, or
+        /// nil when it was waking and now measures at the full rate.
+        case recovered(at: Double, afterSeconds: Double, watchingRateHz: Double?)
 
         var note: String {
             switch self {
@@ -37,8 +44,23 @@ struct LowPowerWatch {
                 "idle at t=\(number(time, 3)) s: the chip watches for motion at \(number(rate, 2)) Hz"
             case let .woke(edge):
                 "woken at t=\(number(edge.timestamp, 3)) s by the INT edge on line \(edge.line)"
+            case let .outage(time, problem):
+                "at t=\(number(time, 3)) s: \(problem); retrying every \(Int(AcquisitionLoop.retryInterval * 1000)) ms"
+            case let .recovered(_, seconds, rate?):
+                "the chip is back after \(number(seconds, 2)) s, reconfigured and watching for motion at \(number(rate, 2)) Hz again"
+            case let .recovered(_, seconds, nil):
+                "the chip is back after \(number(seconds, 2)) s and reconfigured"
             }
         }
+
+        var isTrouble: Bool { if case .outage = self { true } else { false } }
+    }
+
+    /// What a run cost: samples lost while awake (FIFO overflows, outages) and seconds in which
+    /// the chip, out or unconfigured, was not watching while idle.
+    struct Losses: Equatable {
+        var samples = 0
+        var unwatchedSeconds = 0.0
     }
 
     let session: HardwareSession
@@ -69,22 +91,30 @@ struct LowPowerWatch {
 
     /// Configures the chip, then alternates full-rate reading and idle watching until the
     /// duration is over or a stop is asked for. `events` gets what each sample completes,
-    /// `transition` each change between idle and awake.
+    /// `transition` each change between idle and awake, and each outage and recovery.
+    ///
+    /// Idle and waking ride out bus faults like the full-rate loop (`AcquisitionLoop`): an
+    /// outage is told once, the chip is tried again every 50 ms and, when it answers,
+    /// reconfigured (a replugged chip is at its power-on defaults) and set watching again.
+    /// While idle the watch is read back twice a second (one register), so a replug without a
+    /// bus error, which leaves the chip deaf to motion, is caught too.
+    @discardableResult
     func run(
         pipeline: inout EventPipeline, afterBatch: () -> Void = {}, events: ([MotionEvent]) -> Void,
         transition: (Transition) -> Void = { _ in }
-    ) throws {
+    ) throws -> Losses {
         let clock = session.clock, driver = session.driver
         let start = clock.now
         func remaining() -> Double? { duration.map { $0 - (clock.now - start) } }
         _ = try SampleStream(session: session, rate: rate).configure()
+        var losses = Losses()
 
         while !StopSignal.isRequested {
             // Awake: the shared acquisition loop at full rate, until quiet.
             var lastActivity = clock.now
             var wentQuiet = false
             let stream = SampleStream(session: session, rate: rate, duration: remaining())
-            try stream.run(afterBatch: afterBatch) { sample in
+            losses.samples += try stream.run(afterBatch: afterBatch) { sample in
                 events(pipeline.update(sample))
                 guard let motion = pipeline.lastMotion else { return false }  // warming up
                 if pipeline.detector.shake.isShaking || motion.userAcceleration.length >= settings.activityG {
@@ -93,44 +123,102 @@ struct LowPowerWatch {
                 wentQuiet = sample.timestamp - lastActivity >= settings.quietSeconds
                 return wentQuiet
             }
-            guard wentQuiet, remaining().map({ $0 > 0 }) ?? true else { return }
+            guard wentQuiet, remaining().map({ $0 > 0 }) ?? true else { return losses }
 
             // Idle: the chip watches, the loop waits on the INT edge.
-            let watchRate: Double
-            do {
-                watchRate = try driver.watchForMotion(
-                    thresholdG: settings.thresholdG, durationMilliseconds: settings.durationMilliseconds,
-                    rateHz: settings.watchRateHz)
-            } catch {
-                throw CommandError("\(error)")
-            }
-            guard let edge = try waitForEdge(
-                remaining: remaining, housekeeping: afterBatch,
-                announce: { transition(.idle(at: clock.now, watchRateHz: watchRate)) })
-            else {
+            var outages = Outages(clock: clock)
+            guard let edge = try idle(remaining: remaining, housekeeping: afterBatch, outages: &outages, transition: transition) else {
+                losses.unwatchedSeconds += outages.seconds
                 try? driver.sleep()  // stopped while idle: the chip sleeps, as after a full-rate run
-                return
+                return losses
             }
             transition(.woke(edge: edge))
-            do { try driver.endMotionWatch() } catch { throw CommandError("\(error)") }
+            // Back to measuring; a fault here is ridden out by configuring the chip afresh.
+            var woken = false
+            while !woken && !StopSignal.isRequested && remaining().map({ $0 > 0 }) ?? true {
+                do throws(IMUDriverError) {
+                    if outages.isOut { try driver.configure(IMUSettings(sampleRateHz: rate)) } else { try driver.endMotionWatch() }
+                    outages.recovered(watchingRateHz: nil, tell: transition)
+                    woken = true
+                } catch {
+                    outages.failed("\(error)", tell: transition)
+                    afterBatch()
+                    clock.sleep(seconds: AcquisitionLoop.retryInterval)
+                }
+            }
+            losses.unwatchedSeconds += outages.seconds
+            guard woken else { return losses }
             pipeline.resumeAfterGap()
+        }
+        return losses
+    }
+
+    /// An outage under way while idle or waking: told once, its length added up on recovery.
+    private struct Outages {
+        let clock: any MonotonicClock
+        var current: (since: Double, problem: String)?
+        /// Seconds spent out, over the outages that ended.
+        var seconds = 0.0
+
+        var isOut: Bool { current != nil }
+
+        mutating func failed(_ problem: String, tell transition: (Transition) -> Void) {
+            if let out = current {
+                guard out.problem != problem else { return }
+                current!.problem = problem  // something new (a clone answering): said once too
+            } else {
+                current = (clock.now, problem)
+            }
+            transition(.outage(at: clock.now, problem: problem))
+        }
+
+        mutating func recovered(watchingRateHz: Double?, tell transition: (Transition) -> Void) {
+            guard let out = current else { return }
+            current = nil
+            seconds += clock.now - out.since
+            transition(.recovered(at: clock.now, afterSeconds: clock.now - out.since, watchingRateHz: watchingRateHz))
         }
     }
 
-    /// Waits for the INT line's rising edge (edges queued before the watch began are dropped;
-    /// a line already high is motion latched since). nil when the duration ran out or a stop
-    /// was asked for. Wakes twice a second only for `housekeeping` (the stop flag, a reload).
-    private func waitForEdge(remaining: () -> Double?, housekeeping: () -> Void, announce: () -> Void) throws -> GPIOEdgeEvent? {
+    /// Sets the chip watching and waits for the INT line's rising edge (edges queued before the
+    /// watch began are dropped; a line already high is motion latched since). nil when the
+    /// duration ran out or a stop was asked for. Wakes twice a second for `housekeeping` (the
+    /// stop flag, a reload) and to read the watch back; a fault sets the chip up afresh.
+    private func idle(
+        remaining: () -> Double?, housekeeping: () -> Void, outages: inout Outages, transition: (Transition) -> Void
+    ) throws -> GPIOEdgeEvent? {
+        let clock = session.clock
+        var announced = false
+        var watching = false
+        var lastCheck = clock.now
         do {
-            while try interrupt.waitForEdge(timeout: 0) != nil {}
-            announce()
-            if try interrupt.read() {
-                return GPIOEdgeEvent(kind: .rising, line: interrupt.offset, timestamp: session.clock.now)
-            }
             while !StopSignal.isRequested {
                 let left = remaining()
                 if let left, left <= 0 { return nil }
-                if let edge = try interrupt.waitForEdge(timeout: min(0.5, left ?? 0.5)) { return edge }
+                let rearmed: Double?
+                do throws(IMUDriverError) {
+                    rearmed = try armOrCheck(watching: watching, lastCheck: &lastCheck, reconfigure: outages.isOut)
+                } catch {
+                    watching = false
+                    outages.failed("\(error)", tell: transition)
+                    housekeeping()
+                    clock.sleep(seconds: AcquisitionLoop.retryInterval)
+                    continue
+                }
+                if let watchRate = rearmed {
+                    watching = true
+                    while try interrupt.waitForEdge(timeout: 0) != nil {}
+                    if !announced {
+                        announced = true
+                        transition(.idle(at: clock.now, watchRateHz: watchRate))
+                    }
+                    outages.recovered(watchingRateHz: watchRate, tell: transition)
+                    if try interrupt.read() {
+                        return GPIOEdgeEvent(kind: .rising, line: interrupt.offset, timestamp: clock.now)
+                    }
+                }
+                let wait = min(AcquisitionLoop.healthCheckInterval - (clock.now - lastCheck), left ?? .infinity)
+                if let edge = try interrupt.waitForEdge(timeout: max(wait, 0)) { return edge }
                 housekeeping()
             }
             return nil
@@ -138,5 +226,26 @@ struct LowPowerWatch {
             if StopSignal.isRequested { return nil }  // a signal interrupted the wait
             throw CommandError("\(error)")
         }
+    }
+
+    /// Not watching: (reconfigures the chip after an outage and) sets it watching, returning
+    /// the rate it watches at. Watching: reads the watch back when a check is due; nil.
+    private func armOrCheck(watching: Bool, lastCheck: inout Double, reconfigure: Bool) throws(IMUDriverError) -> Double? {
+        let clock = session.clock, driver = session.driver
+        if !watching {
+            if reconfigure { try driver.configure(IMUSettings(sampleRateHz: rate)) }
+            let watchRate = try driver.watchForMotion(
+                thresholdG: settings.thresholdG, durationMilliseconds: settings.durationMilliseconds,
+                rateHz: settings.watchRateHz)
+            lastCheck = clock.now
+            return watchRate
+        }
+        if clock.now - lastCheck >= AcquisitionLoop.healthCheckInterval {
+            lastCheck = clock.now
+            guard try driver.isWatchingForMotion() else {
+                throw .unsupported("the chip lost its low-power configuration (a power cut or replug?)")
+            }
+        }
+        return nil
     }
 }

@@ -105,8 +105,13 @@ struct RunCommand: ParsableCommand {
 
         if lowPower {
             let watch = try LowPowerWatch(session: session, rate: rate, duration: duration, gpio: gpio)
-            try watch.run(pipeline: &pipeline, afterBatch: reloadIfAsked, events: fire) { transition in
-                log.info("\(transition.note)")
+            let losses = try watch.run(pipeline: &pipeline, afterBatch: reloadIfAsked, events: fire) { transition in
+                if transition.isTrouble { log.warning("\(transition.note)") } else { log.info("\(transition.note)") }
+            }
+            if losses.samples > 0 || losses.unwatchedSeconds > 0 {
+                log.warning("lost to FIFO overflows and bus outages", metadata: [
+                    "samples": "\(losses.samples)", "unwatched_s": "\(number(losses.unwatchedSeconds, 2))",
+                ])
             }
             return
         }

@@ -66,6 +66,9 @@ public protocol IMUDriver: AnyObject {
     func watchForMotion(thresholdG: Double, durationMilliseconds: Int, rateHz: Double) throws(IMUDriverError) -> Double
     /// Back from `watchForMotion` to the configured measurement, the interrupt off and cleared.
     func endMotionWatch() throws(IMUDriverError)
+    /// Whether the chip is still in the state `watchForMotion` left it (one register read).
+    /// False after a power cut or replug: back at its power-on defaults, it would never raise INT.
+    func isWatchingForMotion() throws(IMUDriverError) -> Bool
 
     /// Power-down: the chip stops measuring and draws its sleep current.
     func sleep() throws(IMUDriverError)

@@ -265,6 +265,12 @@ public final class LSM9DS1: IMUDriver {
         try wake()
     }
 
+    /// INT1_CTRL routes the accelerometer's interrupt generator while watching; 0 after a
+    /// power-on reset.
+    public func isWatchingForMotion() throws(IMUDriverError) -> Bool {
+        try bus.read(address, R.int1Control) == R.int1InterruptGeneratorAccel
+    }
+
     public func disableInterrupts() throws(IMUDriverError) {
         try bus.write(address, R.int1Control, 0)
         try bus.write(address, R.interruptGeneratorConfigAccel, 0)

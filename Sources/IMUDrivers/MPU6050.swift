@@ -223,6 +223,11 @@ public final class MPU6050: IMUDriver {
         waitForFirstSample()
     }
 
+    /// PWR_MGMT_1 reads CYCLE and TEMP_DIS while watching; 0x40 (asleep) after a power-on reset.
+    public func isWatchingForMotion() throws(IMUDriverError) -> Bool {
+        try bus.read(address, R.powerManagement1) == R.powerCycleTemperatureOff
+    }
+
     /// Reads and clears INT_STATUS (RM §58).
     public func interruptStatus() throws(IMUDriverError) -> (dataReady: Bool, motion: Bool, fifoOverflow: Bool) {
         let status = try bus.read(address, R.interruptStatus)

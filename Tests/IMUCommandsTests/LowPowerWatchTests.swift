@@ -1,5 +1,6 @@
 import IMUBus
 import IMUEvents
+import IMUKit
 import IMUTwin
 import Testing
 @testable import IMUCommands
@@ -40,6 +41,8 @@ import Testing
         var transitions: [LowPowerWatch.Transition] = []
         var transactionsWhenIdle: Int?
         var readsWhileIdle: [Int] = []
+        var idleSince: Double?
+        var idleSeconds: [Double] = []
         try watch.run(pipeline: &pipeline, events: { events += $0 }) { transition in
             transitions.append(transition)
             switch transition {
@@ -50,10 +53,14 @@ import Testing
                 let rate = (twin.chips[session.placement.address] as? MPU6050Emulator)?.sampleRateHz
                     ?? (twin.chips[session.placement.address] as? LSM9DS1AccelGyroEmulator)?.sampleRateHz
                 #expect(rate == expected.rateHz, "\(board): the chip samples at \(rate ?? 0) Hz while idle")
-                // From here until the edge, nothing may touch the bus.
+                // From here until the edge, only the watch's read-back touches the bus.
                 transactionsWhenIdle = twin.bus.transactionCount
+                idleSince = session.clock.now
             case .woke:
                 readsWhileIdle.append(twin.bus.transactionCount - (transactionsWhenIdle ?? 0))
+                idleSeconds.append(session.clock.now - (idleSince ?? 0))
+            case .outage, .recovered:
+                Issue.record("\(board): no fault was injected, yet \(transition.note)")
             }
         }
 
@@ -64,7 +71,9 @@ import Testing
             return
         }
         #expect(firstIdle < motion.onset)
-        #expect(readsWhileIdle == [0], "\(board): bus transactions while idle: \(readsWhileIdle)")
+        // One register read per health check (twice a second), no samples.
+        let checks = idleSeconds.map { Int(($0 / AcquisitionLoop.healthCheckInterval).rounded(.down)) }
+        #expect(readsWhileIdle.count == 1 && readsWhileIdle == checks, "\(board): bus transactions while idle: \(readsWhileIdle) in \(idleSeconds) s")
         let line = try #require(twin.interruptLines[session.placement.address])
         #expect(edge.kind == .rising && edge.line == line)
         #expect(edge.timestamp >= motion.onset && edge.timestamp - motion.onset <= 0.15, "\(board): INT edge \(edge.timestamp - motion.onset) s after the onset")
@@ -91,5 +100,101 @@ import Testing
         } throws: { error in
             "\(error)".contains("sense-hat") && "\(error)".contains("interrupt-pin")
         }
+    }
+
+    /// A fault while idle (or as the edge wakes it), injected into the twin.
+    enum IdleFault: String, CaseIterable, CustomTestStringConvertible {
+        /// A loose jumper: the next 5 transactions to the chip are not acknowledged.
+        case nackBurst
+        /// The hat pulled off for 1 s: NACKs, then the chip back at its power-on defaults.
+        case unplug
+        /// Power lost for 0.2 s between two read-backs: no bus error, only the defaults show it.
+        case brownOut
+        /// NACKs just as the INT edge wakes the loop (taking the chip out of its watch fails).
+        case nackAsItWakes
+
+        var testDescription: String { rawValue }
+    }
+
+    /// idle → fault → told once in words → recovered → watching again (the registers show the
+    /// low-power configuration) → a shake still wakes it and is recognised.
+    @Test(arguments: ["sim", "gy-521"], IdleFault.allCases)
+    func idleRidesOutBusFaults(board: String, fault: IdleFault) throws {
+        var motion = EventTrials.ShakeMotion(hertz: 4, peakG: 2, atLeast: 2)
+        motion.onset = 6
+        let session = try Hardware.openSimulated(scenario: motion.scenario, errors: "typical", board: board, virtualTime: true)
+        let twin = try #require(session.twin)
+        let expected = try #require(Self.lowPowerRegisters[board])
+        let placement = session.placement
+        let watch = try LowPowerWatch(session: session, rate: 100, duration: 10)
+        var pipeline = EventPipeline(calibration: try AppliedCalibration(for: nil), magnetometer: session.driver.capabilities.magnetometer)
+
+        var events: [MotionEvent] = []
+        var transitions: [LowPowerWatch.Transition] = []
+        var faultAt: Double?
+        let losses = try watch.run(pipeline: &pipeline, events: { events += $0 }) { transition in
+            transitions.append(transition)
+            switch (transition, fault) {
+            case (.idle, .nackBurst) where faultAt == nil:
+                twin.inject(.noAcknowledge(count: 5, address: placement.address))
+            case (.idle, .unplug) where faultAt == nil:
+                twin.unplug(placement, for: 1)
+            case (.idle, .brownOut) where faultAt == nil:
+                twin.unplug(placement, for: 0.2)
+            case (.woke, .nackAsItWakes) where faultAt == nil:
+                twin.inject(.noAcknowledge(count: 5, address: placement.address))
+            case (.recovered(_, _, let rate?), _):
+                // Watching again: the chip is back in its low-power configuration.
+                for (address, register, value, meaning) in expected.registers {
+                    #expect((try? twin.bus.readRegister(address, register)) == value, "\(board) re-armed: \(meaning)")
+                }
+                #expect(rate == expected.rateHz)
+                return
+            default:
+                return
+            }
+            faultAt = session.clock.now
+        }
+
+        let names = transitions.map { transition -> String in
+            switch transition {
+            case .idle: "idle"
+            case .woke: "woke"
+            case .outage: "outage"
+            case .recovered(_, _, let rate): rate == nil ? "recovered awake" : "recovered watching"
+            }
+        }
+        let expectedNames = fault == .nackAsItWakes
+            ? ["idle", "woke", "outage", "recovered awake", "idle"]
+            : ["idle", "outage", "recovered watching", "woke", "idle"]
+        #expect(names == expectedNames, "\(board), \(fault): \(transitions.map(\.note))")
+        let start = try #require(faultAt)
+        // Told in words, once, soon after the fault; the outage's length counted.
+        for case let .outage(time, problem) in transitions {
+            #expect(time - start <= AcquisitionLoop.healthCheckInterval + 0.01, "\(board): told \(time - start) s after the fault")
+            #expect(problem.contains(fault == .brownOut ? "lost its low-power configuration" : "no device answered"), "\(problem)")
+        }
+        // Found at the next read-back (or at once), back after the fault's own length plus the
+        // retries (50 ms apart) and a configuration (the chip's reset and first sample).
+        var outageSeconds = 0.0
+        for case let .recovered(time, seconds, _) in transitions {
+            outageSeconds = seconds
+            #expect(time - start <= (fault == .unplug ? 1.5 : 1.0), "\(board): recovered \(time - start) s after the fault")
+            #expect(seconds > 0)
+            if fault != .nackAsItWakes { #expect(abs(losses.unwatchedSeconds - seconds) < 1e-9) }
+        }
+
+        // The shake still wakes it and is recognised in time.
+        guard case .woke(let edge)? = transitions.first(where: { if case .woke = $0 { true } else { false } }) else { return }
+        #expect(edge.timestamp >= motion.onset && edge.timestamp - motion.onset <= 0.15, "\(board): INT edge \(edge.timestamp - motion.onset) s after the onset")
+        let shakes = events.compactMap { if case .shake(let s) = $0 { s } else { nil } }
+        guard shakes.count == 2, case .began(let began) = shakes[0], case .ended(let ended) = shakes[1] else {
+            Issue.record("\(board), \(fault): expected began then ended, got \(shakes)")
+            return
+        }
+        // An outage as it wakes delays `began` by its length, no more.
+        let late = fault == .nackAsItWakes ? outageSeconds : 0
+        #expect(began - motion.onset <= 0.3 + late, "\(board): began \(began - motion.onset) s after the onset (outage \(late) s)")
+        #expect(ended - motion.stop <= 0.4, "\(board): ended \(ended - motion.stop) s after the stop")
     }
 }
