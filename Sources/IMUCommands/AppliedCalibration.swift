@@ -26,6 +26,7 @@ struct AppliedCalibration {
 
     var file: CalibrationFile? { calibration.file }
     var magnetometerAccuracy: MagneticFieldCalibrationAccuracy { calibration.magnetometerAccuracy }
+    var magnetometerCalibrated: Bool { calibration.magnetometerCalibrated }
     /// In words, for a log's `# calibration:` line.
     var summary: String { calibration.summary }
 

@@ -13,13 +13,15 @@ struct EventPipeline {
 
     init(calibration: AppliedCalibration, magnetometer: Bool, headingFilterDegrees: Double? = nil) {
         self.calibration = calibration
-        motion = Self.motionPipeline(magnetometer: magnetometer)
+        motion = Self.motionPipeline(magnetometer: magnetometer, calibrated: calibration.magnetometerCalibrated)
         detector = EventDetector(headingFilterDegrees: headingFilterDegrees)
     }
 
-    static func motionPipeline(magnetometer: Bool) -> DeviceMotionPipeline<FixedFusionFilter> {
+    static func motionPipeline(magnetometer: Bool, calibrated: Bool) -> DeviceMotionPipeline<FixedFusionFilter> {
         let frame: ReferenceFrame = magnetometer ? .xMagneticNorthZVertical : .xArbitraryZVertical
-        return DeviceMotionPipeline(filter: FixedFusionFilter(usesMagnetometer: magnetometer), frame: FrameConversion(frame: frame)!)
+        return DeviceMotionPipeline(
+            filter: FixedFusionFilter(usesMagnetometer: magnetometer, magnetometerCalibrated: calibrated),
+            frame: FrameConversion(frame: frame)!)
     }
 
     /// The events this sample completes (none while the filter warms up).

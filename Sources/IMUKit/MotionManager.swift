@@ -227,7 +227,9 @@ public final class MotionManager: Sendable {
             // A new frame starts the estimate over: nil again until it is valid. The fixed-point
             // filter, as the `imu` command runs it; without the magnetometer in the arbitrary frame.
             state.pipeline = DeviceMotionPipeline(
-                filter: FixedFusionFilter(usesMagnetometer: frame.needsMagnetometer), frame: conversion)
+                filter: FixedFusionFilter(
+                    usesMagnetometer: frame.needsMagnetometer, magnetometerCalibrated: state.calibration.magnetometerCalibrated),
+                frame: conversion)
             state.deviceMotion = nil
         }
         return nil

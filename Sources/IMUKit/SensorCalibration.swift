@@ -43,6 +43,10 @@ public struct SensorCalibration: Sendable {
         }
     }
 
+    /// Whether a magnetometer calibration (hard and soft iron) is in force: what the fusion
+    /// filter needs to know before it lets the heading teach the gyro bias.
+    public var magnetometerCalibrated: Bool { file?.magnetometer != nil }
+
     /// In words: which parts are calibrated ("gyroscope, magnetometer"), or "none".
     public var summary: String {
         guard let file else { return "none" }

@@ -10,7 +10,16 @@ public struct FixedFusionFilter: FusionFilter {
     /// Without the magnetometer (6D) the heading is arbitrary and drifts.
     public let usesMagnetometer: Bool
 
-    public init(parameters: FixedFusionParameters = FixedFusionParameters(), usesMagnetometer: Bool = true) {
+    /// `magnetometerCalibrated`: whether hard and soft iron are taken out of the field before it
+    /// reaches the filter. Only then do the heading corrections teach the gyro bias along the
+    /// vertical: an uncalibrated compass's heading error changes with orientation, and learnt as
+    /// bias it would tilt the estimate during turns.
+    public init(
+        parameters: FixedFusionParameters = FixedFusionParameters(), usesMagnetometer: Bool = true,
+        magnetometerCalibrated: Bool = true
+    ) {
+        var parameters = parameters
+        if !magnetometerCalibrated { parameters.magneticBiasTauMilliseconds = 0 }
         coefficients = FixedFusionCoefficients(parameters: parameters)
         self.usesMagnetometer = usesMagnetometer
         state = FixedFusionState(coefficients: coefficients)

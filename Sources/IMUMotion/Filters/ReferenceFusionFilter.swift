@@ -9,7 +9,11 @@ public struct ReferenceFusionFilter: FusionFilter {
     /// Without the magnetometer (6D) the heading is arbitrary and drifts.
     public let usesMagnetometer: Bool
 
-    public init(parameters: FusionParameters = FusionParameters(), usesMagnetometer: Bool = true) {
+    /// `magnetometerCalibrated`: as for `FixedFusionFilter`, the heading teaches the gyro bias
+    /// only from a calibrated field.
+    public init(parameters: FusionParameters = FusionParameters(), usesMagnetometer: Bool = true, magnetometerCalibrated: Bool = true) {
+        var parameters = parameters
+        if !magnetometerCalibrated { parameters.magneticBiasTau = 0 }
         self.parameters = parameters
         self.usesMagnetometer = usesMagnetometer
         state = FusionState(parameters: parameters)
