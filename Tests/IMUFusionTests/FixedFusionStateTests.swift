@@ -8,7 +8,7 @@ import Testing
     /// turning, 9D). Legitimate as a constant because input and filter are integer-only (see
     /// `FixedFusionIntegerRun`): no platform, compiler or optimisation level may change a bit.
     /// A deliberate change of the arithmetic changes it: record the new value in the same commit.
-    static let recordedHash: UInt64 = 0xebae_8451_5351_93d5
+    static let recordedHash: UInt64 = 0x738d_e7c9_3152_af5f
 
     @Test func sameInputGivesByteIdenticalOutput() {
         var first = FixedFusionIntegerRun()

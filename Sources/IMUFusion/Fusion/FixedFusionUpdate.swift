@@ -32,24 +32,31 @@ public func fixedFusionUpdate(
     let forceWide = WideVector3(specificForce)
     s.decimation.count &+= 1
     s.decimation.span &+= step
-    s.decimation.biasClipSum &+= s.gains.biasClipTimesDt
     s.decimation.gyroSum = s.decimation.gyroSum + gyroWide
     s.decimation.forceSum = s.decimation.forceSum + forceWide
 
     // Gyro integration: θ = (ω − b)·dt (Q3.29), the reference's second-order step. The rate
     // is rounded to Q26 (1.5 × 10⁻⁸ rad/s, far below the angle's LSB over a step): |ω − b| ≤
-    // 64 + 2 rad/s (clamped sample, bias range < 2 rad/s) < 2^6.05, as Q26 < 2^32.05, times
-    // dt (< 2^30) < 2^62.05: one 64-bit product, no 128-bit one.
+    // 64 + 2 rad/s per component (clamped sample, bias range < 2 rad/s) < 2^6.05, as Q26
+    // < 2^32.05, times dt (< 2^30) < 2^62.05: one 64-bit product, no 128-bit one. Below
+    // dt = 1/17 s no component reaches Q3.29's ±4 rad (66/17 = 3.9 rad): no saturation.
     let rate = gyroWide - s.bias
-    @inline(__always) func angle(_ v: Int64) -> Q29 {
-        Q29(raw: saturatedInt32(roundingShiftRight(roundingShiftRight(v, by: 14) &* step, by: 27)))
+    @inline(__always) func angle(_ v: Int64) -> Int64 { roundingShiftRight(roundingShiftRight(v, by: 14) &* step, by: 27) }
+    let theta: FixedVector3<Q29>
+    if step < (1 << 30) / 17 {
+        @inline(__always) func q29(_ v: Int64) -> Q29 { Q29(raw: Int32(truncatingIfNeeded: angle(v))) }
+        theta = FixedVector3(x: q29(rate.x), y: q29(rate.y), z: q29(rate.z))
+    } else {
+        @inline(__always) func q29(_ v: Int64) -> Q29 { Q29(raw: saturatedInt32(angle(v))) }
+        theta = FixedVector3(x: q29(rate.x), y: q29(rate.y), z: q29(rate.z))
     }
-    let delta = FixedQuaternion.integrationStep(
-        rotationVector: FixedVector3(x: angle(rate.x), y: angle(rate.y), z: angle(rate.z)))
+    let delta = FixedQuaternion.integrationStep(rotationVector: theta)
     if delta.isUnit {
         // The attitude is unit to a few LSB (renormalised on every decimated step, see
-        // `fixedFusionDecimatedStep`) and so is a normalised step: their product too, its
-        // roundings adding ≤ 2 LSB to | |q|² − 1 |. A larger step is renormalised at once.
+        // `fixedFusionDecimatedStep`) and so is a normalised step: their product too, the
+        // roundings of step and product moving | |q|² − 1 | by a few LSB per sample (at most
+        // 14 LSB in between renormalisations in `FixedFusionStateTests`). A larger step is
+        // renormalised at once.
         let turned = FixedQuaternion.unitProduct(s.gyroAttitude, delta.quaternion)
         s.gyroAttitude = delta.isNormalised ? turned : turned.renormalized()
     } else {
@@ -65,7 +72,9 @@ public func fixedFusionUpdate(
             bias: &s.bias, reference: s.rest.gyroReference.stage2, gain: s.gains.restBias, clip: s.biasLimit(c))
     }
 
-    if let mag, s.magneticDt >= s.gains.magneticMinimumInterval {
+    // magneticDt ≥ interval without its saturation: the interval (< 1 s) is below the limit,
+    // and base + span (≤ 2^40 + 8.2 s) cannot overflow.
+    if let mag, s.magneticDtAtDecimation &+ s.decimation.span >= s.gains.magneticMinimumInterval {
         fixedFusionMagnetometerStep(state: &s, coefficients: c, mag: mag)
     }
     if s.heading.accuracy < c.pi {
