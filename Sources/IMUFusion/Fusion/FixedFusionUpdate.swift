@@ -55,7 +55,7 @@ public func fixedFusionUpdate(
         // The attitude is unit to a few LSB (renormalised on every decimated step, see
         // `fixedFusionDecimatedStep`) and so is a normalised step: their product too, the
         // roundings of step and product moving | |q|² − 1 | by a few LSB per sample (at most
-        // 14 LSB in between renormalisations in `FixedFusionStateTests`). A larger step is
+        // 14.9 LSB in between renormalisations in `FixedFusionStateTests`). A larger step is
         // renormalised at once.
         let turned = FixedQuaternion.unitProduct(s.gyroAttitude, delta.quaternion)
         s.gyroAttitude = delta.isNormalised ? turned : turned.renormalized()
