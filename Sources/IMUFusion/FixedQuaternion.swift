@@ -35,19 +35,6 @@ public struct FixedQuaternion: Sendable, Equatable {
     /// rounded once, saturating: within ½ LSB of the exact product of the inputs (tests).
     @inlinable @inline(__always)
     public static func * (lhs: FixedQuaternion, rhs: FixedQuaternion) -> FixedQuaternion {
-        product(lhs, rhs, saturating: true)
-    }
-
-    /// lhs ⊗ rhs for factors with |lhs|·|rhs| < 2 − 2⁻²⁹ (e.g. two nearly unit quaternions):
-    /// then every component, bounded by |lhs ⊗ rhs| = |lhs|·|rhs|, fits Q2.30 after rounding,
-    /// so this is `*` without its (never taken) saturation step: the same integers, cheaper.
-    @inlinable @inline(__always)
-    static func unitProduct(_ lhs: FixedQuaternion, _ rhs: FixedQuaternion) -> FixedQuaternion {
-        product(lhs, rhs, saturating: false)
-    }
-
-    @inlinable @inline(__always)
-    static func product(_ lhs: FixedQuaternion, _ rhs: FixedQuaternion, saturating: Bool) -> FixedQuaternion {
         let (aw, ax, ay, az) = (Int64(lhs.w.raw), Int64(lhs.x.raw), Int64(lhs.y.raw), Int64(lhs.z.raw))
         let (bw, bx, by, bz) = (Int64(rhs.w.raw), Int64(rhs.x.raw), Int64(rhs.y.raw), Int64(rhs.z.raw))
         // Products are ≤ 2^62; quartered, four of them fit Int64 for any inputs.
@@ -57,9 +44,26 @@ public struct FixedQuaternion: Sendable, Equatable {
         let y = p(aw, by) &- p(ax, bz) &+ p(ay, bw) &+ p(az, bx)
         let z = p(aw, bz) &+ p(ax, by) &- p(ay, bx) &+ p(az, bw)
         @inline(__always) func q30(_ v: Int64) -> Q30 {
-            let rounded = roundingShiftRight(v, by: 28)
-            return Q30(raw: saturating ? saturatedInt32(rounded) : Int32(truncatingIfNeeded: rounded))
+            Q30(raw: saturatedInt32(roundingShiftRight(v, by: 28)))
         }
+        return FixedQuaternion(w: q30(w), x: q30(x), y: q30(y), z: q30(z))
+    }
+
+    /// lhs ⊗ rhs for factors with |lhs|·|rhs| < 2 − 2⁻²⁹ (e.g. two nearly unit quaternions):
+    /// then every component, bounded by |lhs ⊗ rhs| = |lhs|·|rhs|, fits Q2.30 after rounding,
+    /// and so does every partial sum of its four products in Q60 (a dot product of parts of
+    /// the two, ≤ |lhs|·|rhs| · 2^60 < 2^61 by Cauchy–Schwarz). So the products need no
+    /// quartering and the result no saturation: `*` without both, the exact product rounded
+    /// once (`*` may differ by 1 LSB where its quartering moves a tie).
+    @inlinable @inline(__always)
+    static func unitProduct(_ lhs: FixedQuaternion, _ rhs: FixedQuaternion) -> FixedQuaternion {
+        let (aw, ax, ay, az) = (Int64(lhs.w.raw), Int64(lhs.x.raw), Int64(lhs.y.raw), Int64(lhs.z.raw))
+        let (bw, bx, by, bz) = (Int64(rhs.w.raw), Int64(rhs.x.raw), Int64(rhs.y.raw), Int64(rhs.z.raw))
+        let w = aw &* bw &- ax &* bx &- ay &* by &- az &* bz
+        let x = aw &* bx &+ ax &* bw &+ ay &* bz &- az &* by
+        let y = aw &* by &- ax &* bz &+ ay &* bw &+ az &* bx
+        let z = aw &* bz &+ ax &* by &- ay &* bx &+ az &* bw
+        @inline(__always) func q30(_ v: Int64) -> Q30 { Q30(raw: Int32(truncatingIfNeeded: roundingShiftRight(v, by: 30))) }
         return FixedQuaternion(w: q30(w), x: q30(x), y: q30(y), z: q30(z))
     }
 

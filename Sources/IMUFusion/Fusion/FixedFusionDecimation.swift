@@ -10,8 +10,6 @@ public struct FixedFusionDecimation: Sendable, Equatable {
     public var count: Int32 = 0
     /// The time they span (Q30 s).
     public var span: Int64 = 0
-    /// biasClip · dt summed (Q40 rad): the clip of the in-motion innovation over the span.
-    public var biasClipSum: Int64 = 0
     /// The raw rate (Q40 rad/s, bias included) and the specific force (Q40 g), device frame:
     /// the rest test's inputs.
     public var gyroSum = WideVector3.zero

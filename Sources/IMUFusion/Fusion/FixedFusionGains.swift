@@ -25,8 +25,6 @@ public struct FixedFusionGains: Sendable, Equatable {
     public var freshDtHigh: Int64 = 0
     /// Rest bias: fraction of the gap to the low-passed rate closed per sample.
     public var restBias: Int64 = 0
-    /// biasClip · dt (Q40 rad): the clip of one in-motion innovation.
-    public var biasClipTimesDt: Int64 = 0
     /// The rest test, the inclination correction and the in-motion bias estimate run every
     /// `biasDecimation`-th sample (8 while 8·dt ≤ 0.5 s, else 1); the acceleration and bias
     /// low-pass stages (τ_acc/2 each) with this gain for biasDecimation · dt.
@@ -50,8 +48,6 @@ public struct FixedFusionGains: Sendable, Equatable {
         freshDtLow = dt &- dt / 50
         freshDtHigh = dt &+ dt / 50
         restBias = fixedLowPassGain(tau: c.restBiasTau, dt: dt)
-        // dt (Q30, < 1 s) as the factor: Q40 result.
-        biasClipTimesDt = wideProduct(dt, c.biasClip)
         biasDecimation = 8 &* dt <= 1 << 29 ? 8 : 1
         biasStage = fixedLowPassGain(tau: c.accelerometerTau / 2, dt: Int64(biasDecimation) &* dt)
         magneticMinimumInterval = (Int64(2 &* biasDecimation &- 1) &* dt) &>> 1

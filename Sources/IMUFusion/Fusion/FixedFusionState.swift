@@ -9,10 +9,17 @@
 public struct FixedFusionState: Sendable, Equatable {
     public var gains = FixedFusionGains()
     public var magneticGains = FixedMagneticGains()
+    /// `elapsed` and `magneticDt` as of the last decimated step; the time since then is
+    /// `decimation.span`, which the samples sum anyway (one sum per sample instead of three).
+    /// `magneticDtAtDecimation` is −span when the magnetometer was used after that step.
+    public var elapsedAtDecimation: Int64 = 0
+    public var magneticDtAtDecimation: Int64 = 0
     /// Time since reset (Q30 s, saturating at 1024 s).
-    public var elapsed: Int64 = 0
-    /// Time since the last magnetometer sample (Q30 s, saturating).
-    public var magneticDt: Int64 = 0
+    @inlinable @inline(__always)
+    public var elapsed: Int64 { advanced(elapsedAtDecimation, by: decimation.span) }
+    /// Time since the last magnetometer sample used (Q30 s, saturating).
+    @inlinable @inline(__always)
+    public var magneticDt: Int64 { advanced(magneticDtAtDecimation, by: decimation.span) }
 
     /// Strapdown integration of the bias-free rate: device → I.
     public var gyroAttitude = FixedQuaternion.identity

@@ -24,41 +24,57 @@ public func fixedFusionUpdate(
     s.lastGyro = gyro
     s.lastAccel = accel
     if s.gains.areStale(for: step) { s.gains = FixedFusionGains(coefficients: c, dt: step) }
-    s.elapsed = advanced(s.elapsed, by: step)
 
-    // Per sample, the decimated parts only sum their inputs (see `fixedFusionDecimatedStep`).
+    // Per sample, the decimated parts only sum their inputs (see `fixedFusionDecimatedStep`);
+    // the span is also the time since `elapsedAtDecimation` and `magneticDtAtDecimation`.
     let gyroWide = WideVector3(gyro)
     let specificForce = FixedVector3(x: -accel.x, y: -accel.y, z: -accel.z)
     let forceWide = WideVector3(specificForce)
     s.decimation.count &+= 1
     s.decimation.span &+= step
-    s.decimation.biasClipSum &+= s.gains.biasClipTimesDt
     s.decimation.gyroSum = s.decimation.gyroSum + gyroWide
     s.decimation.forceSum = s.decimation.forceSum + forceWide
 
-    // Gyro integration: θ = (ω − b)·dt (Q40 rad → Q3.29), the reference's second-order step.
+    // Gyro integration: θ = (ω − b)·dt (Q3.29), the reference's second-order step. The rate
+    // is rounded to Q26 (1.5 × 10⁻⁸ rad/s, far below the angle's LSB over a step): |ω − b| ≤
+    // 64 + 2 rad/s per component (clamped sample, bias range < 2 rad/s) < 2^6.05, as Q26
+    // < 2^32.05, times dt (< 2^30) < 2^62.05: one 64-bit product, no 128-bit one. Below
+    // dt = 1/17 s no component reaches Q3.29's ±4 rad (66/17 = 3.9 rad): no saturation.
     let rate = gyroWide - s.bias
-    @inline(__always) func angle(_ v: Int64) -> Q29 {
-        Q29(raw: saturatedInt32(roundingShiftRight(wideProduct(step, v), by: 11)))
+    @inline(__always) func angle(_ v: Int64) -> Int64 { roundingShiftRight(roundingShiftRight(v, by: 14) &* step, by: 27) }
+    let theta: FixedVector3<Q29>
+    if step < (1 << 30) / 17 {
+        @inline(__always) func q29(_ v: Int64) -> Q29 { Q29(raw: Int32(truncatingIfNeeded: angle(v))) }
+        theta = FixedVector3(x: q29(rate.x), y: q29(rate.y), z: q29(rate.z))
+    } else {
+        @inline(__always) func q29(_ v: Int64) -> Q29 { Q29(raw: saturatedInt32(angle(v))) }
+        theta = FixedVector3(x: q29(rate.x), y: q29(rate.y), z: q29(rate.z))
     }
-    let delta = FixedQuaternion.integrationStep(
-        rotationVector: FixedVector3(x: angle(rate.x), y: angle(rate.y), z: angle(rate.z)))
-    // Both factors unit (the attitude is renormalised every sample) unless the step saturated.
-    let turned = delta.isUnit
-        ? FixedQuaternion.unitProduct(s.gyroAttitude, delta.quaternion) : s.gyroAttitude * delta.quaternion
-    s.gyroAttitude = turned.renormalized()
+    let delta = FixedQuaternion.integrationStep(rotationVector: theta)
+    if delta.isUnit {
+        // The attitude is unit to a few LSB (renormalised on every decimated step, see
+        // `fixedFusionDecimatedStep`) and so is a normalised step: their product too, the
+        // roundings of step and product moving | |q|² − 1 | by a few LSB per sample (at most
+        // 14.9 LSB in between renormalisations in `FixedFusionStateTests`). A larger step is
+        // renormalised at once.
+        let turned = FixedQuaternion.unitProduct(s.gyroAttitude, delta.quaternion)
+        s.gyroAttitude = delta.isNormalised ? turned : turned.renormalized()
+    } else {
+        s.gyroAttitude = (s.gyroAttitude * delta.quaternion).renormalized()
+    }
     s.decimation.inertialForceSum = s.decimation.inertialForceSum + s.gyroAttitude.rotatedWide(specificForce)
 
     if s.decimation.count >= s.gains.biasDecimation {
-        fixedFusionDecimatedStep(state: &s, coefficients: c, gyro: gyroWide, specificForce: forceWide)
+        fixedFusionDecimatedStep(state: &s, coefficients: c)
     }
     if s.rest.isAtRest && c.parameters.restBiasEnabled {
         FixedGyroBiasEstimator.restStep(
             bias: &s.bias, reference: s.rest.gyroReference.stage2, gain: s.gains.restBias, clip: s.biasLimit(c))
     }
 
-    s.magneticDt = advanced(s.magneticDt, by: step)
-    if let mag, s.magneticDt >= s.gains.magneticMinimumInterval {
+    // magneticDt ≥ interval without its saturation: the interval (< 1 s) is below the limit,
+    // and base + span (≤ 2^40 + 8.2 s) cannot overflow.
+    if let mag, s.magneticDtAtDecimation &+ s.decimation.span >= s.gains.magneticMinimumInterval {
         fixedFusionMagnetometerStep(state: &s, coefficients: c, mag: mag)
     }
     if s.heading.accuracy < c.pi {
@@ -69,15 +85,20 @@ public func fixedFusionUpdate(
 }
 
 /// The decimated parts, every `gains.biasDecimation`-th sample, in the reference's order: the
-/// rest test, the inclination correction on the mean inertial force, the in-motion bias step.
+/// rest test (on this sample's `lastGyro` and `lastAccel` against the references), the
+/// inclination correction on the mean inertial force, the in-motion bias step.
 /// Out of line: the per-sample path stays short.
 @usableFromInline @inline(never)
-func fixedFusionDecimatedStep(
-    state s: inout FixedFusionState, coefficients c: FixedFusionCoefficients,
-    gyro: WideVector3, specificForce: WideVector3
-) {
+func fixedFusionDecimatedStep(state s: inout FixedFusionState, coefficients c: FixedFusionCoefficients) {
     let sums = s.decimation
+    s.elapsedAtDecimation = advanced(s.elapsedAtDecimation, by: sums.span)
+    s.magneticDtAtDecimation = advanced(s.magneticDtAtDecimation, by: sums.span)
     s.decimation = FixedFusionDecimation()
+    let gyro = WideVector3(s.lastGyro)
+    let specificForce = WideVector3(FixedVector3(x: -s.lastAccel.x, y: -s.lastAccel.y, z: -s.lastAccel.z))
+    // The per-sample products leave the attitude's norm to drift by a few LSB (see
+    // `fixedFusionUpdate`): back to unit here, before the parts below use it.
+    s.gyroAttitude = s.gyroAttitude.renormalized()
     // Running-mean start of the low-passes while they are younger than τ_acc: span / elapsed
     // (span ≤ 8 · 1.02 s, so span · 2^30 fits).
     let warmUpGain = s.elapsed < c.accelerometerTau ? ((sums.span &<< 30) &+ s.elapsed / 2) / s.elapsed : 0
@@ -107,7 +128,7 @@ extension FixedFusionState {
 @usableFromInline @inline(never)
 func fixedFusionMagnetometerStep(state s: inout FixedFusionState, coefficients c: FixedFusionCoefficients, mag: FixedVector3<Q16>) {
     let magDt = s.magneticDt
-    s.magneticDt = 0
+    s.magneticDtAtDecimation = -s.decimation.span  // magneticDt = 0 from here
     if isStale(s.magneticGains.dt, for: magDt) { s.magneticGains = FixedMagneticGains(coefficients: c, dt: magDt) }
     let turning = s.rest.gyroReference.stage2.squaredLengthQ48 >= c.magneticNewFieldMinRateSquared
     // The vertical bias learns once the inclination has settled and no rest measured the bias lately.

@@ -13,16 +13,17 @@ public struct FixedGyroBiasEstimator: Sendable, Equatable {
 
     /// The in-motion part, every `gains.biasDecimation`-th sample (see the reference), when
     /// enabled: `rows` = R(q6), device → E6; `correction`: this
-    /// run's φ (Q2.30 rad; the skipped samples' φ is zero); `sums`: the time span and
-    /// Σ biasClip·dt since the last run (≤ 8 · 1.02 · 0.0625 s: span·x stays a `wideProduct`
-    /// with a Q2.30 factor). `bias`: Q40 rad/s, clamped after a step.
+    /// run's φ (Q2.30 rad; the skipped samples' φ is zero); `sums`: the time span since the
+    /// last run (≤ 8 · 1.02 · 0.0625 s: span·x stays a `wideProduct` with a Q2.30 factor). `bias`: Q40 rad/s, clamped after a step.
     @inlinable @inline(__always)
     mutating func update(
         bias: inout WideVector3, isAtRest: Bool, correction phi: (x: Int64, y: Int64), rows r: FixedMatrix3,
         sums: FixedFusionDecimation, gains: FixedFusionGains, warmUpGain: Int64, limit: Int64,
         coefficients c: FixedFusionCoefficients
     ) {
-        let span = sums.span, clip = sums.biasClipSum
+        // The innovation's clip, biasClip · span as the reference (Q40 rad; span < 1.5 s even when the
+        // decimation changes mid-span, a Q2.30 factor).
+        let span = sums.span, clip = wideProduct(sums.span, c.biasClip)
         let k = gains.biasStage
         let ex = (Int64(r.row0.x.raw), Int64(r.row0.y.raw), Int64(r.row0.z.raw))
         let ey = (Int64(r.row1.x.raw), Int64(r.row1.y.raw), Int64(r.row1.z.raw))
@@ -37,7 +38,7 @@ public struct FixedGyroBiasEstimator: Sendable, Equatable {
             let exFactors = exLp.q30Factors, eyFactors = eyLp.q30Factors
             let exLpFactors = (exFactors.x, exFactors.y, exFactors.z)
             let eyLpFactors = (eyFactors.x, eyFactors.y, eyFactors.z)
-            // Innovations (Q40 rad): −Σφ + span·(LP[R·b] − LP[R]·b), clipped at Σ biasClip·dt.
+            // Innovations (Q40 rad): −Σφ + span·(LP[R·b] − LP[R]·b), clipped at biasClip·span.
             let ix = clamped(-(phi.x &<< 10) &+ wideProduct(span, rbLp.x &- dot(exLpFactors, bias)), clip)
             let iy = clamped(-(phi.y &<< 10) &+ wideProduct(span, rbLp.y &- dot(eyLpFactors, bias)), clip)
             // Step (1/τ)·i along LP[R]'s rows (Q40 rad/s).
