@@ -26,7 +26,9 @@ struct AppliedCalibration {
 
     var file: CalibrationFile? { calibration.file }
     var magnetometerAccuracy: MagneticFieldCalibrationAccuracy { calibration.magnetometerAccuracy }
-    var magnetometerCalibrated: Bool { calibration.magnetometerCalibrated }
+    func fusionPipeline(frame: FrameConversion) -> DeviceMotionPipeline<FixedFusionFilter> {
+        calibration.fusionPipeline(frame: frame)
+    }
     /// In words, for a log's `# calibration:` line.
     var summary: String { calibration.summary }
 

@@ -239,11 +239,7 @@ struct CalibrateMagnetometer: ParsableCommand {
 
     func expectedField() throws -> Double? {
         guard let location else { return nil }
-        let parts = location.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
-        guard parts.count == 2, abs(parts[0]) <= 90, abs(parts[1]) <= 360 else {
-            throw ValidationError("--location must be latitude,longitude in degrees, like 52.52,13.40")
-        }
-        let field = WorldMagneticModel.field(at: GeodeticLocation(latitude: parts[0], longitude: parts[1]), decimalYear: DecimalYear.now)
+        let field = WorldMagneticModel.field(at: try LocationOption.parse(location), decimalYear: DecimalYear.now)
         return field.totalIntensity / 1000
     }
 }

@@ -13,15 +13,9 @@ struct EventPipeline {
 
     init(calibration: AppliedCalibration, magnetometer: Bool, headingFilterDegrees: Double? = nil) {
         self.calibration = calibration
-        motion = Self.motionPipeline(magnetometer: magnetometer, calibrated: calibration.magnetometerCalibrated)
+        motion = calibration.fusionPipeline(
+            frame: FrameConversion(frame: magnetometer ? .xMagneticNorthZVertical : .xArbitraryZVertical)!)
         detector = EventDetector(headingFilterDegrees: headingFilterDegrees)
-    }
-
-    static func motionPipeline(magnetometer: Bool, calibrated: Bool) -> DeviceMotionPipeline<FixedFusionFilter> {
-        let frame: ReferenceFrame = magnetometer ? .xMagneticNorthZVertical : .xArbitraryZVertical
-        return DeviceMotionPipeline(
-            filter: FixedFusionFilter(usesMagnetometer: magnetometer, magnetometerCalibrated: calibrated),
-            frame: FrameConversion(frame: frame)!)
     }
 
     /// The events this sample completes (none while the filter warms up).

@@ -33,13 +33,7 @@ struct FrameOptions: ParsableArguments {
     func declinationDegrees() throws -> Double? {
         if let declination { return declination }
         guard let location else { return nil }
-        let parts = location.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
-        guard parts.count == 2 || parts.count == 3, parts.allSatisfy({ $0 != nil }),
-              let latitude = parts[0], let longitude = parts[1], abs(latitude) <= 90, abs(longitude) <= 360
-        else {
-            throw ValidationError("--location must be latitude,longitude[,height km] in degrees, like 52.52,13.40, not \(location)")
-        }
-        let place = GeodeticLocation(latitude: latitude, longitude: longitude, heightKilometers: parts.count == 3 ? parts[2]! : 0)
+        let place = try LocationOption.parse(location)
         return WorldMagneticModel.declination(at: place, decimalYear: DecimalYear.now)
     }
 }

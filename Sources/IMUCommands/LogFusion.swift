@@ -17,9 +17,7 @@ struct LogFusion {
         let hasMagnetometer = recording.samples.contains { $0.magneticField != nil }
         let (frame, conversion) = try options.resolve(hasMagnetometer: hasMagnetometer, source: name)
         calibration = try AppliedCalibration(for: CalibrationSource.replay(recording, path: path).chipIdentity)
-        pipeline = DeviceMotionPipeline(
-            filter: FixedFusionFilter(usesMagnetometer: frame.needsMagnetometer, magnetometerCalibrated: calibration.magnetometerCalibrated),
-            frame: conversion)
+        pipeline = calibration.fusionPipeline(frame: conversion)
         self.frame = frame
         source = name + ", calibration: " + calibration.summary
     }

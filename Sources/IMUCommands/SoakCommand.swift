@@ -61,9 +61,7 @@ struct SoakCommand: ParsableCommand {
         let frame = magnetometer
             ? FrameConversion(frame: .xTrueNorthZVertical, declinationDegrees: twin.earthField.declinationDegrees)!
             : FrameConversion(frame: .xArbitraryZVertical)!
-        var pipeline = DeviceMotionPipeline(
-            filter: FixedFusionFilter(usesMagnetometer: magnetometer, magnetometerCalibrated: calibration.magnetometerCalibrated),
-            frame: frame)
+        var pipeline = calibration.fusionPipeline(frame: frame)
         var detector = EventDetector()
 
         var loop = AcquisitionLoop(driver: session.driver, clock: session.clock, placement: session.placement, rate: rate)

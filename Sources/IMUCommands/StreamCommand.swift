@@ -47,8 +47,7 @@ struct StreamCommand: ParsableCommand {
         var calibration = try AppliedCalibration(for: session.chipIdentity)
         let (frame, conversion) = try frameOptions.resolve(
             hasMagnetometer: session.driver.capabilities.magnetometer, source: "the \(session.driver.model.rawValue)")
-        var pipeline = DeviceMotionPipeline(filter: FixedFusionFilter(
-            usesMagnetometer: frame.needsMagnetometer, magnetometerCalibrated: calibration.magnetometerCalibrated), frame: conversion)
+        var pipeline = calibration.fusionPipeline(frame: conversion)
         let format = self.format ?? (isatty(STDOUT_FILENO) != 0 ? .table : .csv)
         let live = format == .table && isatty(STDOUT_FILENO) != 0
 

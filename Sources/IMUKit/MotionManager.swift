@@ -224,12 +224,8 @@ public final class MotionManager: Sendable {
         state.withLock { state in
             guard state.pipeline?.referenceFrame != frame,
                   let conversion = FrameConversion(frame: frame, declinationDegrees: state.declinationDegrees) else { return }
-            // A new frame starts the estimate over: nil again until it is valid. The fixed-point
-            // filter, as the `imu` command runs it; without the magnetometer in the arbitrary frame.
-            state.pipeline = DeviceMotionPipeline(
-                filter: FixedFusionFilter(
-                    usesMagnetometer: frame.needsMagnetometer, magnetometerCalibrated: state.calibration.magnetometerCalibrated),
-                frame: conversion)
+            // A new frame starts the estimate over: nil again until it is valid.
+            state.pipeline = state.calibration.fusionPipeline(frame: conversion)
             state.deviceMotion = nil
         }
         return nil

@@ -47,6 +47,14 @@ public struct SensorCalibration: Sendable {
     /// filter needs to know before it lets the heading teach the gyro bias.
     public var magnetometerCalibrated: Bool { file?.magnetometer != nil }
 
+    /// The fusion this calibration feeds: the fixed-point filter (as the `imu` command runs it),
+    /// with the magnetometer when `frame` needs one, told whether the compass is calibrated.
+    public func fusionPipeline(frame: FrameConversion) -> DeviceMotionPipeline<FixedFusionFilter> {
+        DeviceMotionPipeline(
+            filter: FixedFusionFilter(usesMagnetometer: frame.frame.needsMagnetometer, magnetometerCalibrated: magnetometerCalibrated),
+            frame: frame)
+    }
+
     /// In words: which parts are calibrated ("gyroscope, magnetometer"), or "none".
     public var summary: String {
         guard let file else { return "none" }

@@ -1,0 +1,16 @@
+import ArgumentParser
+import IMUGeomagnetism
+
+/// `--location latitude,longitude[,height km]`, as `imu calibrate mag` (the expected field
+/// strength) and the true-north frames (the declination) take it.
+enum LocationOption {
+    static func parse(_ text: String) throws -> GeodeticLocation {
+        let parts = text.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+        guard parts.count == 2 || parts.count == 3, parts.allSatisfy({ $0 != nil }),
+              let latitude = parts[0], let longitude = parts[1], abs(latitude) <= 90, abs(longitude) <= 360
+        else {
+            throw ValidationError("--location must be latitude,longitude[,height km] in degrees, like 52.52,13.40, not \(text)")
+        }
+        return GeodeticLocation(latitude: latitude, longitude: longitude, heightKilometers: parts.count == 3 ? parts[2]! : 0)
+    }
+}
