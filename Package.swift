@@ -17,7 +17,6 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
@@ -42,13 +41,14 @@ let package = Package(
         .target(name: "IMULinux", dependencies: ["IMUBus", "CI2C", "CGPIOBridge"]),
         // Chip drivers: register tables, probe, configure, burst and FIFO reads (Foundation-free).
         .target(name: "IMUDrivers", dependencies: ["IMUBus", "IMUGeometry"]),
-        // Checked TOML files (boards, rules, calibration): errors with file, line and what was expected.
-        .target(name: "IMUConfigFile", dependencies: [.product(name: "TOMLKit", package: "TOMLKit")]),
+        // Checked TOML files (boards, rules, calibration): our own bounded TOML 1.0 reader, and
+        // errors with file, line and what was expected.
+        .target(name: "IMUConfigFile"),
         // Board and hat profiles (Boards/*.toml), mounting rotations, auto-detection.
         .target(
             name: "IMUBoards",
             dependencies: [
-                "IMUBus", "IMUGeometry", "IMUDrivers", "IMUConfigFile", .product(name: "TOMLKit", package: "TOMLKit"),
+                "IMUBus", "IMUGeometry", "IMUDrivers", "IMUConfigFile",
             ]
         ),
         // Digital twin: register-level chip emulators on a virtual bus, driven by motion scenarios.
@@ -78,7 +78,7 @@ let package = Package(
         // Rules files: event → GPIO or command actions, checked at load time.
         .target(
             name: "IMURules",
-            dependencies: ["IMUBus", "IMUEvents", "IMUConfigFile", .product(name: "TOMLKit", package: "TOMLKit")]
+            dependencies: ["IMUBus", "IMUEvents", "IMUConfigFile"]
         ),
         // SVG charts of logs and device motion (imu plot).
         .target(name: "IMUPlot"),
@@ -86,7 +86,7 @@ let package = Package(
         // coverage, and the calibration files (pure fits on plain data; files written atomically).
         .target(
             name: "IMUCalibration",
-            dependencies: ["IMUGeometry", "IMUConfigFile", .product(name: "TOMLKit", package: "TOMLKit")]
+            dependencies: ["IMUGeometry", "IMUConfigFile"]
         ),
         // The World Magnetic Model (WMM2025): declination for true north, the expected field strength.
         .target(name: "IMUGeomagnetism"),
@@ -191,6 +191,7 @@ if Context.environment["IMU_FUZZ"] != nil {
         ("RulesFileFuzz", ["IMURules"]),
         ("CalibrationFileFuzz", ["IMUCalibration"]),
         ("RegisterDecodeFuzz", ["IMUDrivers", "IMUBus"]),
+        ("TOMLFuzz", ["IMUConfigFile"]),
     ]
     for target in fuzzTargets {
         package.targets.append(

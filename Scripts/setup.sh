@@ -16,6 +16,7 @@ if [ "${1:-}" = "--tests" ]; then
         qemu-system-x86  # Scripts/qemu-kernel-test.sh boots Debian's kernel under QEMU
         busybox-static   # … with a static busybox (shell, insmod, i2cset/i2cget/i2cdetect) as its userland
         util-linux       # `script`: the pseudo-terminal of the calibration display test
+        golang-github-burntsushi-toml-dev  # ships toml-test, TOML's conformance suite, for the TOML reader's tests
     )
 fi
 

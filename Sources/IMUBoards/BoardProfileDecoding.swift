@@ -2,7 +2,6 @@ import Foundation
 import IMUConfigFile
 import IMUDrivers
 import IMUGeometry
-import TOMLKit
 
 extension BoardProfile {
     /// Reads and validates a board file; the profile's name is the file's stem
@@ -22,14 +21,12 @@ extension BoardProfile {
 
 /// The schema (Boards/README.md) and its checks, in the order a reader meets them.
 struct BoardProfileDecoder: TOMLSchemaDecoder {
-    let text: String
     let file: String
     let locator: TOMLLocator
 
-    init(text: String, file: String) {
-        self.text = text
+    init(text: String, file: String) throws(BoardProfileError) {
         self.file = file
-        self.locator = TOMLLocator(text: text)
+        self.locator = TOMLLocator(root: try Self.parseRoot(text, file: file))
     }
 
     // MARK: Keys per table
@@ -61,7 +58,7 @@ struct BoardProfileDecoder: TOMLSchemaDecoder {
     // MARK: Decoding
 
     func decode(name: String) throws(BoardProfileError) -> BoardProfile {
-        let root = try parseRoot(text)
+        let root = locator.root
 
         let kindText = try string(root, "kind", required: true)!
         guard let kind = BoardProfile.Kind(rawValue: kindText) else {

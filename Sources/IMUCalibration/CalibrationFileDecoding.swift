@@ -1,7 +1,6 @@
 import Foundation
 import IMUConfigFile
 import IMUGeometry
-import TOMLKit
 
 extension CalibrationFile {
     /// Validates calibration-file text. With `expecting`, the file must be for that chip.
@@ -16,14 +15,18 @@ extension CalibrationFile {
 
 /// The format's checks, in the order a reader meets them.
 struct CalibrationFileDecoder: TOMLSchemaDecoder {
-    let text: String
     let file: String
     let locator: TOMLLocator
 
-    init(text: String, file: String) {
-        self.text = text
+    init(text: String, file: String) throws(CalibrationFileError) {
         self.file = file
-        self.locator = TOMLLocator(text: text)
+        do {
+            self.locator = TOMLLocator(root: try TOML.parse(text))
+        } catch {
+            throw CalibrationFileError(
+                file: file, line: error.position.line, column: error.position.column,
+                message: "TOML syntax error: \(error.message) (the file is damaged or was cut short)")
+        }
     }
 
     static let rootKeys = ["version", "parts", "chip", "gyroscope", "accelerometer", "magnetometer"]
@@ -38,21 +41,7 @@ struct CalibrationFileDecoder: TOMLSchemaDecoder {
     static let expected: [String: String] = [:]
 
     func decode(expecting expected: ChipIdentity?) throws(CalibrationFileError) -> CalibrationFile {
-        let root: TOMLTable
-        if let problem = TOMLPreflight.problem(in: text) {
-            throw CalibrationFileError(
-                file: file, line: problem.line, column: problem.column,
-                message: "TOML syntax error: \(problem.message) (the file is damaged or was cut short)")
-        }
-        do {
-            root = try TOMLTable(string: text)
-        } catch let e as TOMLParseError {
-            throw CalibrationFileError(
-                file: file, line: e.source.begin.line, column: e.source.begin.column,
-                message: "TOML syntax error: \(e.description) (the file is damaged or was cut short)")
-        } catch {
-            throw CalibrationFileError(file: file, line: 1, message: "TOML syntax error: \(error)")
-        }
+        let root = locator.root
         try checkKeys(root, allowed: Self.rootKeys, table: nil, index: nil, what: "the file")
 
         guard let versionValue = root["version"] else {
@@ -157,7 +146,7 @@ struct CalibrationFileDecoder: TOMLSchemaDecoder {
         return t
     }
 
-    func value(_ t: TOMLTable, _ key: String, table: String) throws(CalibrationFileError) -> TOMLValueConvertible {
+    func value(_ t: TOMLTable, _ key: String, table: String) throws(CalibrationFileError) -> TOMLValue {
         guard let v = t[key] else { throw error("missing `\(key)` in [\(table)]", table: table) }
         return v
     }
@@ -177,7 +166,7 @@ struct CalibrationFileDecoder: TOMLSchemaDecoder {
     }
 
     /// A TOML float or integer (a hand-written `scale = [1, 1, 1]` is fine).
-    func double(_ v: TOMLValueConvertible) -> Double? {
+    func double(_ v: TOMLValue) -> Double? {
         if v.type == .double { return v.double }
         if v.type == .int { return v.int.map(Double.init) }
         return nil
@@ -236,13 +225,13 @@ struct CalibrationFileDecoder: TOMLSchemaDecoder {
     func timestamp(_ t: TOMLTable, table: String) throws(CalibrationFileError) -> Date {
         let key = "calibrated-at"
         let v = try value(t, key, table: table)
-        guard v.type == .dateTime, let dt = v.dateTime, let offset = dt.offset else {
+        guard let dt = v.dateTime, let date = dt.date, let time = dt.time, let offset = dt.offsetMinutes else {
             throw error("`calibrated-at` in [\(table)] must be a date and time with its offset, like 2026-11-22T06:43:27Z",
                         key: key, table: table)
         }
         let seconds = UTCTimestamp.seconds(
-            year: dt.date.year, month: dt.date.month, day: dt.date.day, hour: dt.time.hour, minute: dt.time.minute,
-            second: dt.time.second, offsetMinutes: offset.offset)
+            year: date.year, month: date.month, day: date.day, hour: time.hour, minute: time.minute,
+            second: time.second, offsetMinutes: offset)
         return Date(timeIntervalSince1970: Double(seconds))
     }
 }

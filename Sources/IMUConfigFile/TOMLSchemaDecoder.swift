@@ -1,7 +1,6 @@
 import Foundation
-import TOMLKit
 
-/// What every checked TOML file shares: the text is parsed once (syntax errors keep toml++'s
+/// What every checked TOML file shares: the text is parsed once (syntax errors with their
 /// position), then a decoder walks its schema and every problem is reported at the line and
 /// column of the key it concerns, with what was expected. A decoder conforms by naming its file,
 /// its locator and how each key's value should look; the checks come with the protocol.
@@ -13,10 +12,23 @@ public protocol TOMLSchemaDecoder {
     static var expected: [String: String] { get }
 }
 
-/// Reads a configuration file as UTF-8 text; errors name the file.
+/// Reads a configuration file as UTF-8 text, at most `TOMLLimits.configuration.maximumBytes`
+/// of it (a larger file is refused before it is read whole); errors name the file.
 public func readConfigurationText(_ path: String, what: String) throws(ConfigFileError) -> String {
-    guard let data = FileManager.default.contents(atPath: path) else {
+    let limit = TOMLLimits.configuration.maximumBytes
+    guard let handle = FileHandle(forReadingAtPath: path) else {
         throw ConfigFileError(file: path, line: 0, message: "cannot read the \(what)")
+    }
+    defer { try? handle.close() }
+    let data: Data
+    do {
+        data = try handle.read(upToCount: limit + 1) ?? Data()
+    } catch {
+        let reason = (error as NSError).userInfo[NSUnderlyingErrorKey].map { "\($0)" } ?? "\(error.localizedDescription)"
+        throw ConfigFileError(file: path, line: 0, message: "cannot read the \(what) (\(reason))")
+    }
+    guard data.count <= limit else {
+        throw ConfigFileError(file: path, line: 0, message: "the \(what) is larger than \(limit / 1024) KiB; is it the right file?")
     }
     guard let text = String(data: data, encoding: .utf8) else {
         throw ConfigFileError(file: path, line: 0, message: "the \(what) is not UTF-8 text")
@@ -25,20 +37,13 @@ public func readConfigurationText(_ path: String, what: String) throws(ConfigFil
 }
 
 extension TOMLSchemaDecoder {
-    /// The root table of `text`, or a syntax error at toml++'s position.
-    public func parseRoot(_ text: String) throws(ConfigFileError) -> TOMLTable {
-        if let problem = TOMLPreflight.problem(in: text) {
-            throw ConfigFileError(
-                file: file, line: problem.line, column: problem.column, message: "TOML syntax error: \(problem.message)")
-        }
+    /// The root table of `text`, or a syntax error at its position.
+    public static func parseRoot(_ text: String, file: String) throws(ConfigFileError) -> TOMLTable {
         do {
-            return try TOMLTable(string: text)
-        } catch let e as TOMLParseError {
-            throw ConfigFileError(
-                file: file, line: e.source.begin.line, column: e.source.begin.column,
-                message: "TOML syntax error: \(e.description)")
+            return try TOML.parse(text)
         } catch {
-            throw ConfigFileError(file: file, line: 1, message: "TOML syntax error: \(error)")
+            throw ConfigFileError(
+                file: file, line: error.position.line, column: error.position.column, message: "TOML syntax error: \(error.message)")
         }
     }
 
@@ -58,34 +63,31 @@ extension TOMLSchemaDecoder {
     /// Unknown keys are refused (a typo must not silently become "not set"); the first one
     /// in file order is reported, with the allowed keys and the nearest one.
     public func checkKeys(_ table: TOMLTable, allowed: [String], table tableName: String?, index: Int?, what: String) throws(ConfigFileError) {
-        let unknown = table.keys.filter { !allowed.contains($0) }
-        let first = unknown.min { a, b in
-            let pa = locator.best(key: a, in: tableName, index: index), pb = locator.best(key: b, in: tableName, index: index)
-            return (pa.line, pa.column) < (pb.line, pb.column)
-        }
-        guard let key = first else { return }
+        // Keys are in file order: the first unknown one is the one to report.
+        guard let key = table.keys.first(where: { !allowed.contains($0) }) else { return }
         let place = tableName.map { index != nil ? "[[\($0)]]" : "[\($0)]" } ?? what
         var message = "unknown key `\(key)` in \(place) (expected one of \(allowed.sorted().joined(separator: ", ")))"
         if let near = ClosestName.suggestion(for: key, among: allowed) {
             message += "; did you mean `\(near)`?"
         }
-        throw error(message, key: key, table: tableName, index: index)
+        let p = table.position(of: key) ?? locator.best(key: key, in: tableName, index: index)
+        throw ConfigFileError(file: file, line: p.line, column: p.column, message: message)
     }
 
-    public func mustBe(_ key: String, _ value: TOMLValueConvertible, table: String?, index: Int?) -> ConfigFileError {
+    public func mustBe(_ key: String, _ value: TOMLValue, table: String?, index: Int?) -> ConfigFileError {
         let what = Self.expected[key] ?? "something else"
         return error("`\(key)`\(context(table, index)) must be \(what), found \(describe(value))", key: key, table: table, index: index)
     }
 
-    public func describe(_ value: TOMLValueConvertible) -> String {
-        switch value.type {
-        case .string: return "the string \"\(value.string ?? "")\""
-        case .int: return "the integer \(value.int ?? 0)"
-        case .double: return "the number \(value.double ?? 0)"
-        case .bool: return "\(value.bool ?? false)"
+    public func describe(_ value: TOMLValue) -> String {
+        switch value {
+        case .string(let s): return "the string \"\(s.count > 60 ? String(s.prefix(57)) + "..." : s)\""
+        case .integer(let i): return "the integer \(i)"
+        case .float(let d): return "the number \(d)"
+        case .boolean(let b): return "\(b)"
         case .array: return "an array"
         case .table: return "a table"
-        default: return "a date or time"
+        case .dateTime: return "a date or time"
         }
     }
 

@@ -12,6 +12,16 @@ final class LineReader {
         var terminated: Bool
     }
 
+    /// A line longer than the reader takes (a log row is a few hundred bytes; a file that is
+    /// one long line is not a log and must not be read into memory whole).
+    struct LineTooLong: Error {
+        var line: Int
+        var limit: Int
+    }
+
+    /// The longest line handed out, in bytes.
+    static let maximumLineBytes = 64 << 10
+
     private let handle: FileHandle?
     private let chunkSize: Int
     private var buffer: [UInt8] = []
@@ -49,12 +59,14 @@ final class LineReader {
         var searchFrom = start
         while true {
             if let newline = buffer[searchFrom...].firstIndex(of: UInt8(ascii: "\n")) {
+                if newline - start > Self.maximumLineBytes { throw LineTooLong(line: number + 1, limit: Self.maximumLineBytes) }
                 let line = makeLine(upTo: newline, terminated: true)
                 start = newline + 1
                 return line
             }
             if atEnd {
                 guard start < buffer.count else { return nil }
+                if buffer.count - start > Self.maximumLineBytes { throw LineTooLong(line: number + 1, limit: Self.maximumLineBytes) }
                 let line = makeLine(upTo: buffer.count, terminated: false)
                 start = buffer.count
                 return line
@@ -64,6 +76,7 @@ final class LineReader {
             buffer.removeFirst(start)
             start = 0
             searchFrom = buffer.count
+            if buffer.count > Self.maximumLineBytes { throw LineTooLong(line: number + 1, limit: Self.maximumLineBytes) }
             let chunk = try readChunk()
             if chunk.isEmpty {
                 atEnd = true

@@ -45,7 +45,7 @@ public final class ReplayLogReader {
         self.options = options
         var metadata = LogMetadata()
         var lastLine = 0
-        while let line = try lines.next() {
+        while let line = try Self.nextLine(lines, name: name) {
             lastLine = line.number
             if line.text.hasPrefix("#") {
                 metadata.add(commentLine: line.text)
@@ -62,7 +62,7 @@ public final class ReplayLogReader {
 
     /// The next good sample, or nil at the end of the log.
     public func next() throws -> MotionSample? {
-        while let line = try lines.next() {
+        while let line = try Self.nextLine(lines, name: name) {
             if line.text.hasPrefix("#") || Self.isBlank(line.text) { continue }
             report.rows += 1
             let sample: MotionSample
@@ -149,6 +149,17 @@ public final class ReplayLogReader {
             return why(reason, "t", "t = \(s.timestamp) s is not after the previous sample's \(lastTime) s")
         }
         return nil
+    }
+
+    /// The next line, with an over-long one refused as an error of this file.
+    private static func nextLine(_ lines: LineReader, name: String) throws -> LineReader.Line? {
+        do {
+            return try lines.next()
+        } catch let tooLong as LineReader.LineTooLong {
+            throw LogError(
+                file: name, line: tooLong.line,
+                message: "the line is longer than \(tooLong.limit / 1024) KiB; a log row is a few hundred bytes (is this a replay log?)")
+        }
     }
 
     private static func isBlank(_ text: String) -> Bool {

@@ -1,6 +1,5 @@
 import IMUConfigFile
 import IMUEvents
-import TOMLKit
 
 /// A rules file (`/etc/imu/rules.toml`): every rule checked at load time, so a mistake is an
 /// error with file:line and what was expected, never a rule that silently does nothing.
@@ -45,15 +44,13 @@ public struct RulesFile: Sendable, Equatable {
 }
 
 struct RulesDecoder: TOMLSchemaDecoder {
-    let text: String
     let file: String
     let locator: TOMLLocator
     let headerPins: Set<Int>?
 
-    init(text: String, file: String, headerPins: Set<Int>?) {
-        self.text = text
+    init(text: String, file: String, headerPins: Set<Int>?) throws(ConfigFileError) {
         self.file = file
-        self.locator = TOMLLocator(text: text)
+        self.locator = TOMLLocator(root: try Self.parseRoot(text, file: file))
         self.headerPins = headerPins
     }
 
@@ -81,7 +78,7 @@ struct RulesDecoder: TOMLSchemaDecoder {
     ]
 
     func decode() throws(ConfigFileError) -> RulesFile {
-        let root = try parseRoot(text)
+        let root = locator.root
         try checkKeys(root, allowed: ["low-power", "rule"], table: nil, index: nil, what: "a rules file")
         var lowPower = false
         if let value = root["low-power"] {

@@ -100,7 +100,9 @@ public final class VirtualGPIOChip: GPIOChip, @unchecked Sendable {
 /// An input line of the virtual chip: the level of whatever drives it, and its edges.
 public final class VirtualInputLine: GPIOInputLine, @unchecked Sendable {
     public let offset: Int
-    private unowned let chip: VirtualGPIOChip
+    // Weak (the chip keeps its input lines): a line handed to another thread may outlive the
+    // board that made it, and then reads as a chip that is gone, never as freed memory.
+    private weak var chip: VirtualGPIOChip?
     private let edge: GPIOEdge
     private var queue: [GPIOEdgeEvent] = []
     /// Edges beyond this many unread are dropped, as the kernel's event buffer does.
@@ -121,14 +123,21 @@ public final class VirtualInputLine: GPIOInputLine, @unchecked Sendable {
         }
     }
 
+    private func attachedChip() throws(GPIOError) -> VirtualGPIOChip {
+        guard let chip else { throw GPIOError(.notFound, chip: "sim-gpio", line: offset, detail: "the simulated board is gone") }
+        return chip
+    }
+
     public func read() throws(GPIOError) -> Bool {
-        chip.lock.withLock { chip.currentLevel(offset) }
+        let chip = try attachedChip()
+        return chip.lock.withLock { chip.currentLevel(offset) }
     }
 
     /// Waits for the next edge. On a `VirtualClock` the wait advances virtual time in 1 ms
     /// steps (so a test's timeout is virtual seconds); on a real clock it sleeps. With
     /// `timeout == nil` it waits until an edge comes, however long that takes.
     public func waitForEdge(timeout: Double?) throws(GPIOError) -> GPIOEdgeEvent? {
+        let chip = try attachedChip()
         let start = chip.clock.now
         while true {
             let event: GPIOEdgeEvent? = chip.lock.withLock {
@@ -145,7 +154,8 @@ public final class VirtualInputLine: GPIOInputLine, @unchecked Sendable {
 
     /// Edges queued and not yet taken by `waitForEdge` (chips caught up first).
     public func pendingEdges() -> [GPIOEdgeEvent] {
-        chip.lock.withLock {
+        guard let chip else { return queue }
+        return chip.lock.withLock {
             _ = chip.currentLevel(offset)
             return queue
         }
@@ -155,21 +165,26 @@ public final class VirtualInputLine: GPIOInputLine, @unchecked Sendable {
 /// An output line of the virtual chip: remembers its level history.
 public final class VirtualOutputLine: GPIOOutputLine, @unchecked Sendable {
     public let offset: Int
-    private unowned let chip: VirtualGPIOChip
+    // Not the chip: the chip keeps its output lines (for `history`), and a pulse's end on the
+    // pulse thread can come after the board is gone (`imu run` stopping mid-pulse read freed
+    // memory through an unowned reference). The lock and the clock are all a line uses.
+    private let lock: TwinLock
+    private let clock: any MonotonicClock
     public private(set) var isHigh: Bool
     private(set) var history: [(time: Double, high: Bool)]
 
     init(offset: Int, chip: VirtualGPIOChip, initialHigh: Bool, time: Double) {
         self.offset = offset
-        self.chip = chip
+        self.lock = chip.lock
+        self.clock = chip.clock
         self.isHigh = initialHigh
         self.history = [(time, initialHigh)]
     }
 
     public func set(high: Bool) throws(GPIOError) {
-        chip.lock.withLock {
+        lock.withLock {
             isHigh = high
-            history.append((chip.clock.now, high))
+            history.append((clock.now, high))
         }
     }
 
@@ -177,7 +192,7 @@ public final class VirtualOutputLine: GPIOOutputLine, @unchecked Sendable {
     public func pulse(milliseconds: Int) throws(GPIOError) {
         let before = isHigh
         try set(high: !before)
-        chip.clock.sleep(seconds: Double(milliseconds) / 1000)
+        clock.sleep(seconds: Double(milliseconds) / 1000)
         try set(high: before)
     }
 }

@@ -205,6 +205,20 @@ struct CalibrationFileTests {
         }
     }
 
+    /// Issue #12: the same damaged `calibrated-at` made toml++ abort every command that loads calibration.
+    @Test func aDamagedTimestampIsRefusedNotACrash() throws {
+        let text = fullCalibrationFile().tomlText
+        let damaged = try #require(text.range(of: #"calibrated-at = \d{4}-\d\d-\d\dT[0-9:]+Z"#, options: .regularExpression))
+        let line = text[..<damaged.lowerBound].filter { $0 == "\n" }.count + 1
+        let text2 = text.replacingCharacters(in: damaged, with: "calibrated-at = 2026-11-22T:3808:49Z")
+        do {
+            _ = try CalibrationFile.parse(text2, file: "cal.toml", expecting: senseHat)
+            Issue.record("a damaged file was accepted")
+        } catch {
+            #expect(error.description.hasPrefix("cal.toml:\(line):17: TOML syntax error: `2026-11-22T:3808:49Z` is not a date or time"))
+        }
+    }
+
     @Test func garbageIsRefusedWithALine() {
         for garbage in ["\u{0}\u{1}\u{2}binary", "version = ", "[chip\ntype = 1", "hello"] {
             do {

@@ -26,10 +26,10 @@ import Testing
           address = 0x69
         """
 
-    @Test func findsKeysTablesAndArrayElements() {
-        let l = TOMLLocator(text: text)
+    @Test func findsKeysTablesAndArrayElements() throws {
+        let l = try TOMLLocator(root: TOML.parse(text))
         #expect(l.key("title") == .init(line: 2, column: 1))
-        #expect(l.key("kind.sub") == .init(line: 3, column: 1))
+        #expect(l.key("kind.sub") == .init(line: 3, column: 6))  // the last part of a dotted key
         #expect(l.key("quoted key") == .init(line: 4, column: 1))
         #expect(l.key("list") == .init(line: 5, column: 1))
         #expect(l.key("7", in: "header-pins") == .init(line: 14, column: 3))
@@ -40,22 +40,22 @@ import Testing
         #expect(l.key("address", in: "imu", index: 1) == .init(line: 21, column: 3))
     }
 
-    @Test func findsInlineTableKeys() {
-        let l = TOMLLocator(text: text)
+    @Test func findsInlineTableKeys() throws {
+        let l = try TOMLLocator(root: TOML.parse(text))
         #expect(l.key("mounting.x", in: "imu", index: 0) == .init(line: 18, column: 14))
         #expect(l.key("mounting.deep.z", in: "imu", index: 0) == .init(line: 18, column: 33))
     }
 
-    @Test func ignoresWhatIsInsideStringsCommentsAndArrays() {
-        let l = TOMLLocator(text: text)
+    @Test func ignoresWhatIsInsideStringsCommentsAndArrays() throws {
+        let l = try TOMLLocator(root: TOML.parse(text))
         #expect(l.key("a") == nil)
         #expect(l.key("x") == nil)
         #expect(l.key("inner") == nil)
         #expect(l.key("fake") == nil)
     }
 
-    @Test func fallsBackToTheTableThenTheTop() {
-        let l = TOMLLocator(text: text)
+    @Test func fallsBackToTheTableThenTheTop() throws {
+        let l = try TOMLLocator(root: TOML.parse(text))
         #expect(l.best(key: "missing", in: "imu", index: 1) == .init(line: 20, column: 1))
         #expect(l.best(key: "missing") == .init(line: 1, column: 1))
     }

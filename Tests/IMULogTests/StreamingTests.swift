@@ -27,6 +27,25 @@ import Testing
         #expect(count == 503)
     }
 
+    /// Issue #12: a 16 MB line of commas took 1 GB; an over-long line is refused with its number
+    /// before it is held in memory (the reader keeps at most one chunk past the limit).
+    @Test func anOverLongLineIsRefusedWithItsNumber() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("long-line-\(getpid()).csv").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var data = Data("t,acc_x,acc_y,acc_z,gyr_x,gyr_y,gyr_z,mag_x,mag_y,mag_z,temp_c\n".utf8)
+        data.append(Data(repeating: UInt8(ascii: ","), count: 16 << 20))
+        try data.write(to: URL(fileURLWithPath: path))
+        do {
+            _ = try ReplayLog.read(path: path)
+            Issue.record("a 16 MB line was read")
+        } catch let error as LogError {
+            #expect(error.line == 2)
+            #expect(error.description.contains("longer than 64 KiB"))
+        }
+        // A header that is one long line, and text in memory, the same.
+        #expect(throws: LogError.self) { try ReplayLogReader(text: String(repeating: "x", count: 70_000), name: "x.csv") }
+    }
+
     @Test("the last line without a newline is marked unterminated, also across chunks")
     func unterminatedLastLine() throws {
         let reader = LineReader(text: "a\r\nbb\nccc", chunkSize: 2)

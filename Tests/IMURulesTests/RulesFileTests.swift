@@ -73,6 +73,19 @@ import Testing
         #expect(failure("[[rule]]\nname = \"x\"\non = \"shake\"\n  [[ rule.action]]\n  [[\n") == "rules.toml:5:5: TOML syntax error: a table header needs a name after '[' (letters, digits, - and _, or a quoted name), found the end of the line")
     }
 
+    /// Issue #12: toml++ asserted (SIGABRT) on this time; `imu run` died in a restart loop.
+    @Test func aDamagedTimeIsASyntaxErrorNotAnAbort() {
+        #expect(failure("[[rule]]\nname = \"x\"\nsince = 2026-11-22T:3808:49Z\n")
+            == "rules.toml:3:9: TOML syntax error: `2026-11-22T:3808:49Z` is not a date or time (RFC 3339, like 1979-05-27T07:32:00Z)")
+    }
+
+    /// 50 000 nested inline tables: refused at the depth limit, not after gigabytes.
+    @Test func deepNestingIsRefusedAtItsLine() {
+        let deep = "[[rule]]\nname = " + String(repeating: "{a=", count: 10_000) + "1" + String(repeating: "}", count: 10_000) + "\n"
+        #expect(failure(deep).hasPrefix("rules.toml:2:"))
+        #expect(failure(deep).contains("nested deeper than 32 levels"))
+    }
+
     @Test func aPinTheBoardDoesNotHaveIsAnErrorAtItsLine() {
         let text = failure("""
             [[rule]]
