@@ -52,7 +52,8 @@ struct RunCommand: ParsableCommand {
         log.logLevel = .info
 
         let session = try source.open()
-        let calibration = try AppliedCalibration(for: session.chipIdentity)
+        // A damaged or foreign calibration file: a warning, and the daemon runs uncalibrated.
+        let calibration = AppliedCalibration(orUncalibratedFor: session.chipIdentity) { log.warning("\($0)") }
         let gpio = try session.headerGPIO()
         let (chip, headerPins) = gpio
         var rules = try loadRules(pins: Set(headerPins.keys))
