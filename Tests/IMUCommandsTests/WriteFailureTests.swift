@@ -1,0 +1,167 @@
+import Foundation
+import IMULog
+import Testing
+
+/// Every write failure is an error: a full file system, a file-size limit or a full device ends
+/// the command with a non-zero status and a message naming the output and the cause, and a
+/// recording keeps what it wrote before, ending at a complete line. A reader that closes its
+/// pipe (`imu read | head`) is a normal end.
+///
+/// How: a real full file system (a small tmpfs mounted for the test; needs root and mount(2),
+/// else that case says so and passes), a real file-size limit (`ulimit -f`, EFBIG; any user),
+/// and /dev/full (ENOSPC on every write) as standard output.
+@Suite struct WriteFailureTests {
+    /// Runs imu with standard output to `stdout` (a file handle), through `sh -c` with `prefix`
+    /// before the exec (a ulimit); waits for the end.
+    func run(_ arguments: [String], prefix: String = "", stdout: FileHandle? = nil, environment: [String: String] = [:])
+        throws -> (status: Int32, stderr: String)
+    {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        let quoted = ([try IMUExecutable.url().path] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+        process.arguments = ["-c", prefix + " exec " + quoted.joined(separator: " ")]
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = stdout ?? FileHandle.nullDevice
+        let stderr = Pipe()
+        process.standardError = stderr
+        try process.run()
+        let text = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationReason == .exit ? process.terminationStatus : 128 + process.terminationStatus, text)
+    }
+
+    /// The samples a failed recording says it kept: N in "after N of the M samples read".
+    func keptCount(_ stderr: String) -> Int? {
+        guard let range = stderr.range(of: "after ") else { return nil }
+        return Int(stderr[range.upperBound...].prefix { $0.isNumber })
+    }
+
+    /// A recording the disk cannot hold: non-zero, the path and the cause named, and the file a
+    /// valid log of exactly the samples the message says were kept.
+    func expectCutRecording(_ outcome: (status: Int32, stderr: String), path: String, cause: String) throws {
+        #expect(outcome.status == 1, "\(outcome)")
+        #expect(outcome.stderr.contains("cannot write \(path): \(cause)"), "\(outcome.stderr)")
+        let kept = try #require(keptCount(outcome.stderr), "\(outcome.stderr)")
+        let bytes = try #require(FileManager.default.contents(atPath: path))
+        #expect(bytes.last == 0x0A, "the file ends mid-line")
+        let log = try ReplayLog.read(path: path)
+        #expect(log.report.skippedTotal == 0, "\(log.report)")
+        #expect(log.samples.count == kept && kept > 100, "kept \(kept), the file holds \(log.samples.count)")
+    }
+
+    @Test func aRecordingOnAFullFileSystemFailsAndEndsAtACompleteLine() throws {
+        guard let disk = SmallFileSystem(kibibytes: 64) else { return }
+        defer { disk.remove() }
+        let path = disk.path + "/walk.csv"
+        let outcome = try run(["record", "--sim", "shake", "--virtual-time", "--rate", "200", "--duration", "600", "--output", path])
+        try expectCutRecording(outcome, path: path, cause: "No space left on device")
+    }
+
+    @Test func aRecordingPastTheFileSizeLimitFailsAndEndsAtACompleteLine() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("imu-fsize-\(UUID()).csv").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        // 100 blocks of 512 bytes (POSIX sh's unit): ~600 samples of CSV.
+        let outcome = try run(
+            ["record", "--sim", "shake", "--virtual-time", "--rate", "200", "--duration", "600", "--output", path], prefix: "ulimit -f 100;")
+        try expectCutRecording(outcome, path: path, cause: "File too large")
+    }
+
+    /// /dev/full as standard output: every stdout writer fails loudly instead of ending with 0.
+    @Test(arguments: [
+        ["read", "--sim", "--virtual-time", "--count", "3000", "--format", "csv"],
+        ["stream", "--sim", "--virtual-time", "--count", "3000", "--format", "csv"],
+        ["events", "--sim", "shake", "--virtual-time", "--duration", "10", "--format", "jsonl"],
+    ]) func aFullStandardOutputIsAnError(arguments: [String]) throws {
+        let full = try #require(FileHandle(forWritingAtPath: "/dev/full"))
+        let outcome = try run(arguments, stdout: full)
+        #expect(outcome.status == 1, "\(outcome)")
+        #expect(outcome.stderr.contains("cannot write standard output: No space left on device"), "\(outcome.stderr)")
+    }
+
+    /// The reader closing the pipe after a few lines (`imu read | head`): exit 0, nothing said.
+    @Test func aClosedPipeIsANormalEnd() throws {
+        let pipe = Pipe()
+        let process = Process()
+        process.executableURL = try IMUExecutable.url()
+        process.arguments = ["read", "--sim", "--virtual-time", "--format", "csv"]  // no end of its own
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = pipe
+        let stderr = Pipe()
+        process.standardError = stderr
+        try process.run()
+        try pipe.fileHandleForWriting.close()
+        var received = 0
+        while received < 4096 {
+            let chunk = pipe.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            received += chunk.count
+        }
+        try pipe.fileHandleForReading.close()
+        let said = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(received >= 4096)
+        #expect(process.terminationReason == .exit && process.terminationStatus == 0, "\(process.terminationStatus): \(said)")
+        #expect(said.isEmpty, "\(said)")
+    }
+
+    /// A chart on a full disk: an error naming it and the cause; no chart, no stray temporary.
+    @Test func aPlotOnAFullFileSystemFails() throws {
+        guard let disk = SmallFileSystem(kibibytes: 64) else { return }
+        defer { disk.remove() }
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("imu-plot-\(UUID()).csv").path
+        defer { try? FileManager.default.removeItem(atPath: log) }
+        let recorded = try run(["record", "--sim", "tilt", "--virtual-time", "--duration", "4", "--output", log])
+        try #require(recorded.status == 0, "\(recorded)")
+        try disk.fill()
+        let chart = disk.path + "/chart.svg"
+        let outcome = try run(["plot", log, "--output", chart])
+        #expect(outcome.status == 1, "\(outcome)")
+        #expect(outcome.stderr.contains(chart) && outcome.stderr.contains("No space left on device"), "\(outcome.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: disk.path) == ["filler"])
+    }
+
+    /// A calibration that cannot be saved: an error naming the file and the cause.
+    @Test func aCalibrationThatCannotBeSavedFails() throws {
+        guard let disk = SmallFileSystem(kibibytes: 64) else { return }
+        defer { disk.remove() }
+        try FileManager.default.createDirectory(atPath: disk.path + "/imu", withIntermediateDirectories: true)
+        try disk.fill()
+        let outcome = try run(["calibrate", "gyro", "--sim", "--virtual-time"], environment: ["XDG_CONFIG_HOME": disk.path])
+        #expect(outcome.status != 0, "\(outcome)")
+        #expect(outcome.stderr.contains(disk.path + "/imu/lsm9ds1-sim-0x6a.toml") && outcome.stderr.contains("No space left on device"),
+                "\(outcome.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: disk.path + "/imu/lsm9ds1-sim-0x6a.toml"))
+    }
+}
+
+/// A tmpfs of a few KiB mounted for one test: a real file system that fills up. Nil (having
+/// said why) where mounting is not permitted (not root, or no CAP_SYS_ADMIN in a container).
+struct SmallFileSystem {
+    let path: String
+
+    init?(kibibytes: Int) {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("imu-full-\(UUID())").path
+        guard (try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)) != nil else { return nil }
+        guard mount("tmpfs", path, "tmpfs", 0, "size=\(kibibytes)k,mode=0755") == 0 else {
+            print("cannot mount a tmpfs here (\(String(cString: strerror(errno)))); skipping this full-file-system case")
+            rmdir(path)
+            return nil
+        }
+        self.path = path
+    }
+
+    /// Fills what is left with one file, `filler`.
+    func fill() throws {
+        let fd = open(path + "/filler", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        guard fd >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        defer { close(fd) }
+        let block = [UInt8](repeating: 0x55, count: 4096)
+        while block.withUnsafeBytes({ write(fd, $0.baseAddress, $0.count) }) > 0 {}
+    }
+
+    func remove() {
+        umount2(path, Int32(MNT_DETACH))
+        rmdir(path)
+    }
+}
