@@ -16,6 +16,35 @@ public final class VirtualGPIOChip: GPIOChip, @unchecked Sendable {
     private var levels = [Bool](repeating: false, count: 54)
     private var inputs: [Int: VirtualInputLine] = [:]
     private var outputs: [Int: VirtualOutputLine] = [:]
+    /// While removed (`remove(for:)`), until this virtual time.
+    private var removedUntil: Double?
+
+    /// A fault: the chip goes away now (an expander on a replugged hat, its driver unbound) and
+    /// is back `duration` seconds later. Its output requests die with it, as the kernel's do:
+    /// setting such a line fails (ENODEV) even after the chip is back; a new request works once
+    /// it is. Input lines are left as they are.
+    public func remove(for duration: Double) {
+        lock.withLock {
+            removedUntil = clock.now + duration
+            for line in outputs.values { line.isDead = true }
+            outputs.removeAll()
+        }
+    }
+
+    /// Whether the chip is there now (lock held).
+    private var isPresent: Bool {  // (ends a removal whose time is over)
+        if let until = removedUntil, clock.now < until { return false }
+        removedUntil = nil
+        return true
+    }
+
+    /// This chip, opened again: what `ReacquiringGPIOChip` asks for; `.notFound` while removed.
+    public func reopen() throws(GPIOError) -> VirtualGPIOChip {
+        try lock.withLock { () throws(GPIOError) -> VirtualGPIOChip in
+            guard isPresent else { throw GPIOError(.notFound, chip: label, detail: "ENODEV: the chip is gone") }
+            return self
+        }
+    }
 
     /// The Raspberry Pi 40-pin header: physical pin → BCM GPIO line.
     public static let raspberryPiHeader: [Int: Int] = [
@@ -68,6 +97,7 @@ public final class VirtualGPIOChip: GPIOChip, @unchecked Sendable {
     public func requestOutput(line: Int, consumer: String, initialHigh: Bool) throws(GPIOError) -> any GPIOOutputLine {
         guard line >= 0, line < lineCount else { throw GPIOError(.invalidLine, chip: label, line: line) }
         return try lock.withLock { () throws(GPIOError) -> VirtualOutputLine in
+            guard isPresent else { throw GPIOError(.notFound, chip: label, line: line, detail: "ENODEV: the chip is gone") }
             guard inputs[line] == nil, outputs[line] == nil else {
                 throw GPIOError(.busy, chip: label, line: line, detail: "requested already")
             }
@@ -158,6 +188,8 @@ public final class VirtualOutputLine: GPIOOutputLine, @unchecked Sendable {
     private unowned let chip: VirtualGPIOChip
     public private(set) var isHigh: Bool
     private(set) var history: [(time: Double, high: Bool)]
+    /// Its chip was removed: the request is gone for good (lock held to change it).
+    var isDead = false
 
     init(offset: Int, chip: VirtualGPIOChip, initialHigh: Bool, time: Double) {
         self.offset = offset
@@ -167,7 +199,8 @@ public final class VirtualOutputLine: GPIOOutputLine, @unchecked Sendable {
     }
 
     public func set(high: Bool) throws(GPIOError) {
-        chip.lock.withLock {
+        try chip.lock.withLock { () throws(GPIOError) in
+            guard !isDead else { throw GPIOError(.notFound, chip: chip.label, line: offset, detail: "ENODEV: No such device") }
             isHigh = high
             history.append((chip.clock.now, high))
         }
