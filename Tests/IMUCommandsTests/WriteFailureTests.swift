@@ -67,11 +67,16 @@ import Testing
         try expectCutRecording(outcome, path: path, cause: "File too large")
     }
 
-    /// /dev/full as standard output: every stdout writer fails loudly instead of ending with 0.
+    /// /dev/full as standard output: every stdout writer fails loudly instead of ending with 0,
+    /// those with their own buffering (LineOutput) and those that print().
     @Test(arguments: [
         ["read", "--sim", "--virtual-time", "--count", "3000", "--format", "csv"],
         ["stream", "--sim", "--virtual-time", "--count", "3000", "--format", "csv"],
         ["events", "--sim", "shake", "--virtual-time", "--duration", "10", "--format", "jsonl"],
+        ["demo", "tilt", "--sim", "--virtual-time", "--duration", "5"],
+        // print()'s stdio buffer, flushed and checked at exit
+        ["probe", "--sim"],
+        ["read", "--list-scenarios"],
     ]) func aFullStandardOutputIsAnError(arguments: [String]) throws {
         let full = try #require(FileHandle(forWritingAtPath: "/dev/full"))
         let outcome = try run(arguments, stdout: full)
