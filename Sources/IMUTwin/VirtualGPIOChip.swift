@@ -31,8 +31,8 @@ public final class VirtualGPIOChip: GPIOChip, @unchecked Sendable {
         }
     }
 
-    /// Whether the chip is there now (lock held).
-    private var isPresent: Bool {  // (ends a removal whose time is over)
+    /// Whether the chip is there now, ending a removal whose time is over (lock held).
+    private func settlePresence() -> Bool {
         if let until = removedUntil, clock.now < until { return false }
         removedUntil = nil
         return true
@@ -41,7 +41,7 @@ public final class VirtualGPIOChip: GPIOChip, @unchecked Sendable {
     /// This chip, opened again: what `ReacquiringGPIOChip` asks for; `.notFound` while removed.
     public func reopen() throws(GPIOError) -> VirtualGPIOChip {
         try lock.withLock { () throws(GPIOError) -> VirtualGPIOChip in
-            guard isPresent else { throw GPIOError(.notFound, chip: label, detail: "ENODEV: the chip is gone") }
+            guard settlePresence() else { throw GPIOError(.notFound, chip: label, detail: "ENODEV: the chip is gone") }
             return self
         }
     }
@@ -97,7 +97,7 @@ public final class VirtualGPIOChip: GPIOChip, @unchecked Sendable {
     public func requestOutput(line: Int, consumer: String, initialHigh: Bool) throws(GPIOError) -> any GPIOOutputLine {
         guard line >= 0, line < lineCount else { throw GPIOError(.invalidLine, chip: label, line: line) }
         return try lock.withLock { () throws(GPIOError) -> VirtualOutputLine in
-            guard isPresent else { throw GPIOError(.notFound, chip: label, line: line, detail: "ENODEV: the chip is gone") }
+            guard settlePresence() else { throw GPIOError(.notFound, chip: label, line: line, detail: "ENODEV: the chip is gone") }
             guard inputs[line] == nil, outputs[line] == nil else {
                 throw GPIOError(.busy, chip: label, line: line, detail: "requested already")
             }
