@@ -5,8 +5,11 @@
 /// use the chip is opened again (`reopen`: by its label on Linux) and the line requested again
 /// at the level asked for. Each loss and each reacquisition is told through `note`, and counted.
 ///
-/// Input lines are the wrapped chip's own. Like the lines it wraps, not `Sendable`: the caller
-/// (the action runner) uses its lines under one lock.
+/// Input lines (a chip's INT pin) come back the same way: a failed read or wait releases the
+/// line, and the next one requests it again (edges while it was away are lost).
+///
+/// Like the lines it wraps, not `Sendable`: the caller (the action runner, the low-power loop)
+/// uses each line from one thread at a time.
 public final class ReacquiringGPIOChip: GPIOChip {
     public let name: String
     public let label: String
@@ -52,7 +55,85 @@ public final class ReacquiringGPIOChip: GPIOChip {
     }
 
     public func requestInput(line: Int, consumer: String, edge: GPIOEdge, bias: GPIOBias) throws(GPIOError) -> any GPIOInputLine {
-        try current().requestInput(line: line, consumer: consumer, edge: edge, bias: bias)
+        let requested = try current().requestInput(line: line, consumer: consumer, edge: edge, bias: bias)
+        return ReacquiringGPIOInputLine(chip: self, line: requested, consumer: consumer, edge: edge, bias: bias)
+    }
+
+    /// Requests a lost line again, telling it.
+    fileprivate func reacquired<Line>(_ offset: Int, _ request: (any GPIOChip) throws(GPIOError) -> Line) throws(GPIOError) -> Line {
+        let line = try request(current())
+        reacquisitions += 1
+        note("GPIO line \(offset) of \(label) requested again")
+        return line
+    }
+
+    /// `error`, saying the line comes back.
+    fileprivate static func comingBack(_ error: GPIOError) -> GPIOError {
+        var said = error
+        said.detail = (error.detail.map { $0 + "; " } ?? "") + "the line is requested again at its next use"
+        return said
+    }
+}
+
+/// An input line of a `ReacquiringGPIOChip`: released when a read or wait fails, requested again
+/// at its next use.
+final class ReacquiringGPIOInputLine: GPIOInputLine {
+    let offset: Int
+    private let chip: ReacquiringGPIOChip
+    private let consumer: String
+    private let edge: GPIOEdge
+    private let bias: GPIOBias
+    private var line: (any GPIOInputLine)?
+    private var loss: GPIOError?
+
+    init(chip: ReacquiringGPIOChip, line: any GPIOInputLine, consumer: String, edge: GPIOEdge, bias: GPIOBias) {
+        self.chip = chip
+        self.line = line
+        self.consumer = consumer
+        self.edge = edge
+        self.bias = bias
+        offset = line.offset
+    }
+
+    /// The line, requested again if it was lost.
+    private func held() throws(GPIOError) -> any GPIOInputLine {
+        if let line { return line }
+        let (offset, consumer, edge, bias) = (offset, consumer, edge, bias)
+        let requested = try chip.reacquired(offset) { (chip) throws(GPIOError) in
+            try chip.requestInput(line: offset, consumer: consumer, edge: edge, bias: bias)
+        }
+        line = requested
+        loss = nil
+        return requested
+    }
+
+    /// Releases the line after `error`; what to throw: the error that lost it, again while it
+    /// stays lost (a caller telling outages tells this one once).
+    private func failed(_ error: GPIOError) -> GPIOError {
+        if line != nil {
+            line = nil  // released now
+            chip.lost(line: offset, error)
+            loss = ReacquiringGPIOChip.comingBack(error)
+        }
+        return loss ?? ReacquiringGPIOChip.comingBack(error)
+    }
+
+    func read() throws(GPIOError) -> Bool {
+        do {
+            return try held().read()
+        } catch {
+            throw failed(error)
+        }
+    }
+
+    func waitForEdge(timeout: Double?) throws(GPIOError) -> GPIOEdgeEvent? {
+        do {
+            // Edges while the line was away are lost with its old request: a caller that must
+            // not miss one reads the level after an error (the low-power loop re-arms).
+            return try held().waitForEdge(timeout: timeout)
+        } catch {
+            throw failed(error)
+        }
     }
 }
 
@@ -65,6 +146,7 @@ final class ReacquiringGPIOOutputLine: GPIOOutputLine {
     private let chip: ReacquiringGPIOChip
     private let consumer: String
     private var line: (any GPIOOutputLine)?
+    private var loss: GPIOError?
 
     init(chip: ReacquiringGPIOChip, line: any GPIOOutputLine, consumer: String) {
         self.chip = chip
@@ -77,21 +159,24 @@ final class ReacquiringGPIOOutputLine: GPIOOutputLine {
     /// The line, requested again (at `high`) if it was lost; `fresh` when that happened.
     private func held(at high: Bool) throws(GPIOError) -> (line: any GPIOOutputLine, fresh: Bool) {
         if let line { return (line, false) }
-        let requested = try chip.current().requestOutput(line: offset, consumer: consumer, initialHigh: high)
+        let (offset, consumer) = (offset, consumer)
+        let requested = try chip.reacquired(offset) { (chip) throws(GPIOError) in
+            try chip.requestOutput(line: offset, consumer: consumer, initialHigh: high)
+        }
         line = requested
-        chip.reacquisitions += 1
-        chip.note("GPIO line \(offset) of \(chip.label) requested again")
+        loss = nil
         return (requested, true)
     }
 
+    /// Releases the line after `error`; what to throw: the error that lost it, again while it
+    /// stays lost (a caller telling outages tells this one once).
     private func failed(_ error: GPIOError) -> GPIOError {
         if line != nil {
             line = nil  // released now
             chip.lost(line: offset, error)
+            loss = ReacquiringGPIOChip.comingBack(error)
         }
-        var said = error
-        said.detail = (error.detail.map { $0 + "; " } ?? "") + "the line is requested again at its next use"
-        return said
+        return loss ?? ReacquiringGPIOChip.comingBack(error)
     }
 
     func set(high: Bool) throws(GPIOError) {

@@ -20,14 +20,16 @@ public final class VirtualGPIOChip: GPIOChip, @unchecked Sendable {
     private var removedUntil: Double?
 
     /// A fault: the chip goes away now (an expander on a replugged hat, its driver unbound) and
-    /// is back `duration` seconds later. Its output requests die with it, as the kernel's do:
-    /// setting such a line fails (ENODEV) even after the chip is back; a new request works once
-    /// it is. Input lines are left as they are.
+    /// is back `duration` seconds later. Its line requests die with it, as the kernel's do:
+    /// using such a line fails (ENODEV) even after the chip is back; a new request works once
+    /// it is. What drives an input line (a chip's INT pin) goes on driving it.
     public func remove(for duration: Double) {
         lock.withLock {
             removedUntil = clock.now + duration
             for line in outputs.values { line.isDead = true }
+            for line in inputs.values { line.isDead = true }
             outputs.removeAll()
+            inputs.removeAll()
         }
     }
 
@@ -110,6 +112,7 @@ public final class VirtualGPIOChip: GPIOChip, @unchecked Sendable {
     public func requestInput(line: Int, consumer: String, edge: GPIOEdge, bias: GPIOBias) throws(GPIOError) -> any GPIOInputLine {
         guard line >= 0, line < lineCount else { throw GPIOError(.invalidLine, chip: label, line: line) }
         return try lock.withLock { () throws(GPIOError) -> VirtualInputLine in
+            guard settlePresence() else { throw GPIOError(.notFound, chip: label, line: line, detail: "ENODEV: the chip is gone") }
             guard inputs[line] == nil, outputs[line] == nil else {
                 throw GPIOError(.busy, chip: label, line: line, detail: "requested already")
             }
@@ -133,6 +136,8 @@ public final class VirtualInputLine: GPIOInputLine, @unchecked Sendable {
     private unowned let chip: VirtualGPIOChip
     private let edge: GPIOEdge
     private var queue: [GPIOEdgeEvent] = []
+    /// Its chip was removed: the request is gone for good (lock held to change it).
+    var isDead = false
     /// Edges beyond this many unread are dropped, as the kernel's event buffer does.
     static let queueLimit = 4096
 
@@ -152,7 +157,10 @@ public final class VirtualInputLine: GPIOInputLine, @unchecked Sendable {
     }
 
     public func read() throws(GPIOError) -> Bool {
-        chip.lock.withLock { chip.currentLevel(offset) }
+        try chip.lock.withLock { () throws(GPIOError) -> Bool in
+            guard !isDead else { throw GPIOError(.notFound, chip: chip.label, line: offset, detail: "ENODEV: No such device") }
+            return chip.currentLevel(offset)
+        }
     }
 
     /// Waits for the next edge. On a `VirtualClock` the wait advances virtual time in 1 ms
@@ -161,7 +169,8 @@ public final class VirtualInputLine: GPIOInputLine, @unchecked Sendable {
     public func waitForEdge(timeout: Double?) throws(GPIOError) -> GPIOEdgeEvent? {
         let start = chip.clock.now
         while true {
-            let event: GPIOEdgeEvent? = chip.lock.withLock {
+            let event: GPIOEdgeEvent? = try chip.lock.withLock { () throws(GPIOError) -> GPIOEdgeEvent? in
+                guard !isDead else { throw GPIOError(.notFound, chip: chip.label, line: offset, detail: "ENODEV: No such device") }
                 _ = chip.currentLevel(offset)
                 return queue.isEmpty ? nil : queue.removeFirst()
             }
