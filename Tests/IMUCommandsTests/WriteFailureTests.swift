@@ -1,5 +1,6 @@
 import Foundation
 import IMULog
+import Synchronization
 import Testing
 
 /// Every write failure is an error: a full file system, a file-size limit or a full device ends
@@ -14,21 +15,10 @@ import Testing
     /// Runs imu with standard output to `stdout` (a file handle), through `sh -c` with `prefix`
     /// before the exec (a ulimit); waits for the end.
     func run(_ arguments: [String], prefix: String = "", stdout: FileHandle? = nil, environment: [String: String] = [:])
-        throws -> (status: Int32, stderr: String)
+        async throws -> (status: Int32, stderr: String)
     {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
         let quoted = ([try IMUExecutable.url().path] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
-        process.arguments = ["-c", prefix + " exec " + quoted.joined(separator: " ")]
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = stdout ?? FileHandle.nullDevice
-        let stderr = Pipe()
-        process.standardError = stderr
-        try process.run()
-        let text = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationReason == .exit ? process.terminationStatus : 128 + process.terminationStatus, text)
+        return try await runToEnd("/bin/sh", ["-c", prefix + " exec " + quoted.joined(separator: " ")], stdout: stdout, environment: environment)
     }
 
     /// The samples a failed recording says it kept: N in "after N of the M samples read".
@@ -50,19 +40,19 @@ import Testing
         #expect(log.samples.count == kept && kept > 100, "kept \(kept), the file holds \(log.samples.count)")
     }
 
-    @Test func aRecordingOnAFullFileSystemFailsAndEndsAtACompleteLine() throws {
+    @Test func aRecordingOnAFullFileSystemFailsAndEndsAtACompleteLine() async throws {
         guard let disk = SmallFileSystem(kibibytes: 64) else { return }
         defer { disk.remove() }
         let path = disk.path + "/walk.csv"
-        let outcome = try run(["record", "--sim", "shake", "--virtual-time", "--rate", "200", "--duration", "600", "--output", path])
+        let outcome = try await run(["record", "--sim", "shake", "--virtual-time", "--rate", "200", "--duration", "600", "--output", path])
         try expectCutRecording(outcome, path: path, cause: "No space left on device")
     }
 
-    @Test func aRecordingPastTheFileSizeLimitFailsAndEndsAtACompleteLine() throws {
+    @Test func aRecordingPastTheFileSizeLimitFailsAndEndsAtACompleteLine() async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("imu-fsize-\(UUID()).csv").path
         defer { try? FileManager.default.removeItem(atPath: path) }
         // 100 blocks of 512 bytes (POSIX sh's unit): ~600 samples of CSV.
-        let outcome = try run(
+        let outcome = try await run(
             ["record", "--sim", "shake", "--virtual-time", "--rate", "200", "--duration", "600", "--output", path], prefix: "ulimit -f 100;")
         try expectCutRecording(outcome, path: path, cause: "File too large")
     }
@@ -77,62 +67,60 @@ import Testing
         // print()'s stdio buffer, flushed and checked at exit
         ["probe", "--sim"],
         ["read", "--list-scenarios"],
-    ]) func aFullStandardOutputIsAnError(arguments: [String]) throws {
+    ]) func aFullStandardOutputIsAnError(arguments: [String]) async throws {
         let full = try #require(FileHandle(forWritingAtPath: "/dev/full"))
-        let outcome = try run(arguments, stdout: full)
+        let outcome = try await run(arguments, stdout: full)
         #expect(outcome.status == 1, "\(outcome)")
         #expect(outcome.stderr.contains("cannot write standard output: No space left on device"), "\(outcome.stderr)")
     }
 
     /// The reader closing the pipe after a few lines (`imu read | head`): exit 0, nothing said.
-    @Test func aClosedPipeIsANormalEnd() throws {
+    @Test func aClosedPipeIsANormalEnd() async throws {
         let pipe = Pipe()
-        let process = Process()
-        process.executableURL = try IMUExecutable.url()
-        process.arguments = ["read", "--sim", "--virtual-time", "--format", "csv"]  // no end of its own
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = pipe
-        let stderr = Pipe()
-        process.standardError = stderr
-        try process.run()
-        try pipe.fileHandleForWriting.close()
-        var received = 0
-        while received < 4096 {
-            let chunk = pipe.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            received += chunk.count
+        let reader = pipe.fileHandleForReading
+        // The reader, on a thread of its own: 4 KiB, then it closes its end.
+        let received = Mutex(0)
+        Thread.detachNewThread {
+            var count = 0
+            while count < 4096 {
+                let chunk = reader.availableData
+                if chunk.isEmpty { break }
+                count += chunk.count
+            }
+            received.withLock { $0 = count }
+            try? reader.close()
         }
-        try pipe.fileHandleForReading.close()
-        let said = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(received >= 4096)
-        #expect(process.terminationReason == .exit && process.terminationStatus == 0, "\(process.terminationStatus): \(said)")
-        #expect(said.isEmpty, "\(said)")
+        // No end of its own: only the closed pipe stops it.
+        let outcome = try await runToEnd(try IMUExecutable.url().path, ["read", "--sim", "--virtual-time", "--format", "csv"], stdout: pipe.fileHandleForWriting)
+        try? pipe.fileHandleForWriting.close()
+        #expect(received.withLock { $0 } >= 4096)
+        #expect(outcome.status == 0, "\(outcome)")
+        #expect(outcome.stderr.isEmpty, "\(outcome.stderr)")
     }
 
     /// A chart on a full disk: an error naming it and the cause; no chart, no stray temporary.
-    @Test func aPlotOnAFullFileSystemFails() throws {
+    @Test func aPlotOnAFullFileSystemFails() async throws {
         guard let disk = SmallFileSystem(kibibytes: 64) else { return }
         defer { disk.remove() }
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("imu-plot-\(UUID()).csv").path
         defer { try? FileManager.default.removeItem(atPath: log) }
-        let recorded = try run(["record", "--sim", "tilt", "--virtual-time", "--duration", "4", "--output", log])
+        let recorded = try await run(["record", "--sim", "tilt", "--virtual-time", "--duration", "4", "--output", log])
         try #require(recorded.status == 0, "\(recorded)")
         try disk.fill()
         let chart = disk.path + "/chart.svg"
-        let outcome = try run(["plot", log, "--output", chart])
+        let outcome = try await run(["plot", log, "--output", chart])
         #expect(outcome.status == 1, "\(outcome)")
         #expect(outcome.stderr.contains(chart) && outcome.stderr.contains("No space left on device"), "\(outcome.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: disk.path) == ["filler"])
     }
 
     /// A calibration that cannot be saved: an error naming the file and the cause.
-    @Test func aCalibrationThatCannotBeSavedFails() throws {
+    @Test func aCalibrationThatCannotBeSavedFails() async throws {
         guard let disk = SmallFileSystem(kibibytes: 64) else { return }
         defer { disk.remove() }
         try FileManager.default.createDirectory(atPath: disk.path + "/imu", withIntermediateDirectories: true)
         try disk.fill()
-        let outcome = try run(["calibrate", "gyro", "--sim", "--virtual-time"], environment: ["XDG_CONFIG_HOME": disk.path])
+        let outcome = try await run(["calibrate", "gyro", "--sim", "--virtual-time"], environment: ["XDG_CONFIG_HOME": disk.path])
         #expect(outcome.status != 0, "\(outcome)")
         #expect(outcome.stderr.contains(disk.path + "/imu/lsm9ds1-sim-0x6a.toml") && outcome.stderr.contains("No space left on device"),
                 "\(outcome.stderr)")
