@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A GPIO chip whose output lines survive the chip going away at run time (ENODEV: an
 /// expander on a replugged hat, a driver unbound and bound again). A line whose set fails is
 /// released at once (so the kernel can finish removing the chip, and a chip that stayed does
@@ -9,18 +11,34 @@
 /// line, and the next one requests it again (edges while it was away are lost).
 ///
 /// Like the lines it wraps, not `Sendable`: the caller (the action runner, the low-power loop)
-/// uses each line from one thread at a time.
+/// uses each line from one thread at a time. What the lines share (the chip handle, the counts)
+/// is under a lock: a pulse ends on the pulse timer's thread while the low-power loop waits on
+/// the INT line on another, and both fail when the chip goes.
 public final class ReacquiringGPIOChip: GPIOChip {
     public let name: String
     public let label: String
     public let lineCount: Int
     private var chip: (any GPIOChip)?
     private let reopen: () throws(GPIOError) -> any GPIOChip
-    /// Output lines lost (a failed set) and requested again, so far.
-    public fileprivate(set) var losses = 0
-    public fileprivate(set) var reacquisitions = 0
+    /// Lines lost (a failed set, read or wait) and requested again, so far.
+    public var losses: Int { locked { lossCount } }
+    public var reacquisitions: Int { locked { reacquisitionCount } }
+    private var lossCount = 0
+    private var reacquisitionCount = 0
     /// Told when a line is lost and when it is requested again.
     public var note: (String) -> Void = { _ in }
+    private let lock = Mutex<Void>(())
+
+    /// Runs `body` with the lock held (through locals, so any result and typed error pass).
+    private func locked<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
+        var result: T?
+        var failure: E?
+        lock.withLock { _ in
+            do throws(E) { result = try body() } catch { failure = error }
+        }
+        if let failure { throw failure }
+        return result!
+    }
 
     public init(_ chip: any GPIOChip, reopen: @escaping () throws(GPIOError) -> any GPIOChip) {
         self.chip = chip
@@ -31,17 +49,21 @@ public final class ReacquiringGPIOChip: GPIOChip {
     }
 
     fileprivate func current() throws(GPIOError) -> any GPIOChip {
-        if let chip { return chip }
-        let reopened = try reopen()
-        chip = reopened
-        return reopened
+        try locked { () throws(GPIOError) -> any GPIOChip in
+            if let chip { return chip }
+            let reopened = try reopen()
+            chip = reopened
+            return reopened
+        }
     }
 
     /// A line of the chip failed: the chip handle may be dead too (libgpiod 1.x lines live in
     /// it), so it is opened again at the next request.
     fileprivate func lost(line: Int, _ error: GPIOError) {
-        chip = nil
-        losses += 1
+        locked {
+            chip = nil
+            lossCount += 1
+        }
         note("GPIO line \(line) of \(label) lost (\(error)); it is requested again at its next use")
     }
 
@@ -62,7 +84,7 @@ public final class ReacquiringGPIOChip: GPIOChip {
     /// Requests a lost line again, telling it.
     fileprivate func reacquired<Line>(_ offset: Int, _ request: (any GPIOChip) throws(GPIOError) -> Line) throws(GPIOError) -> Line {
         let line = try request(current())
-        reacquisitions += 1
+        locked { reacquisitionCount += 1 }
         note("GPIO line \(offset) of \(label) requested again")
         return line
     }
