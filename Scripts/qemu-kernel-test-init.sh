@@ -13,6 +13,17 @@
 # Prints `PASS name` / `FAIL name: got … expected …` per check and `N passed, M failed` last,
 # between the markers the host script looks for, then powers the VM off.
 #
+# First of all, before any `set` (a host's sh may lack pipefail): this is only ever the VM's
+# /init. Run on a host by mistake it would mount over /dev, /proc and /sys and power the
+# machine off. Refuse unless this is PID 1 and the initramfs's own marker (which
+# qemu-kernel-test.sh puts at its root, and no host has) is there; nothing is touched before.
+if [ "$$" != 1 ] || [ ! -e /imu-kernel-test-initramfs ]; then
+    echo "qemu-kernel-test-init.sh: refusing to run: this is the /init of the kernel test's VM" \
+        "(PID 1 with /imu-kernel-test-initramfs at the root), not a script for this machine" \
+        "(PID $$); run Scripts/qemu-kernel-test.sh instead" >&2
+    exit 2
+fi
+
 # No `set -e`: a failed check must be counted and the run must still reach the summary and
 # `poweroff` (if /init exits, the kernel panics and the host only sees a missing summary).
 # pipefail so a failing `imu` is not hidden by a pipe.

@@ -157,6 +157,8 @@ done
 cp "$kernel_dir/i2c-dev.ko" "$kernel_dir/i2c-stub.ko" "$stage/lib/modules/"
 cp -r Boards "$stage/Boards"
 cp Scripts/qemu-kernel-test-init.sh "$stage/init"
+# The marker /init checks before it mounts anything: it runs only inside this initramfs.
+: >"$stage/imu-kernel-test-initramfs"
 chmod +x "$stage/init"
 (cd "$stage" && find . -mindepth 1 | busybox cpio -o -H newc 2>/dev/null) | gzip -1 >"$cache/initrd.gz"
 echo "qemu kernel test: initramfs $(du -h "$cache/initrd.gz" | cut -f1)"

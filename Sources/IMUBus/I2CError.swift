@@ -17,6 +17,9 @@ public struct I2CError: Error, Sendable, Equatable, CustomStringConvertible {
         case notFound
         /// The adapter cannot do what was asked (missing `I2C_FUNCS` capability).
         case unsupported
+        /// The adapter itself went away (a USB adapter unplugged, its driver unloaded); the bus
+        /// is reopened when it comes back (`ReopeningI2CBus`).
+        case adapterRemoved
     }
 
     public var kind: Kind
@@ -56,6 +59,8 @@ public struct I2CError: Error, Sendable, Equatable, CustomStringConvertible {
             return "there is no I²C bus \(bus)\(extra): enable I²C (sudo raspi-config nonint do_i2c 0, or dtparam=i2c_arm=on in /boot/firmware/config.txt) and reboot; or try --sim to use the simulated IMU"
         case .unsupported:
             return "the adapter \(bus) cannot do this transfer\(at)\(extra)"
+        case .adapterRemoved:
+            return "the I²C adapter \(bus) was removed\(extra): plug it back in; it is reopened when it comes back, found by its name"
         }
     }
 }

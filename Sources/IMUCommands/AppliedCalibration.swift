@@ -24,6 +24,24 @@ struct AppliedCalibration {
         }
     }
 
+    /// For the daemon, which must not stop over a calibration file: the stored calibration of
+    /// `chip`, or, when its file is damaged or for another chip, none, after `warn` has been
+    /// told (in one line) which file and why. Uncalibrated samples are worse, not wrong: a
+    /// relay on a shake still works, and a restart loop under systemd would help no one.
+    init(orUncalibratedFor chip: ChipIdentity?, warn: (String) -> Void) {
+        guard let chip else {
+            calibration = SensorCalibration(file: nil)
+            return
+        }
+        do {
+            calibration = try SensorCalibration.stored(for: chip, searching: SensorCalibration.standardSearchPath)
+        } catch {
+            let reason = "\(error)".split(separator: "\n").joined(separator: " ")
+            warn("running uncalibrated: the calibration file is unusable: \(reason) (fix it, or remove it with: imu calibrate reset)")
+            calibration = SensorCalibration(file: nil)
+        }
+    }
+
     var file: CalibrationFile? { calibration.file }
     var magnetometerAccuracy: MagneticFieldCalibrationAccuracy { calibration.magnetometerAccuracy }
     func fusionPipeline(frame: FrameConversion) -> DeviceMotionPipeline<FixedFusionFilter> {

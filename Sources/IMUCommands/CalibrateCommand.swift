@@ -289,15 +289,31 @@ struct CalibrateShow: ParsableCommand {
             print("no calibration stored in \(directory)")
             return
         }
+        // Every readable file is shown; the unusable ones are named on standard error and make
+        // the exit status non-zero (a script checking a device's calibration must see it).
+        var unusable: [String] = []
         for name in names {
             let path = (directory as NSString).appendingPathComponent(name)
             do {
                 let file = try CalibrationStore.read(path)
+                // A file under another chip's name (copied from another board, say) is never
+                // loaded for the chip it names, nor for the one its name says.
+                let expected = CalibrationDirectory.path(for: file.chip, in: directory)
+                guard expected == path else {
+                    throw CalibrationFileError(
+                        file: path, line: 0,
+                        message: "the calibration of \(file.chip) is stored under another chip's name (it belongs in \(expected))")
+                }
                 print("\(path): \(file.chip)")
                 print(file.tomlText)
             } catch {
-                print("\(error)")
+                printToStandardError("\(error)")
+                unusable.append(path)
             }
+        }
+        if !unusable.isEmpty {
+            throw CommandError("\(unusable.count) of \(names.count) calibration files cannot be used: "
+                + unusable.joined(separator: ", ") + " (fix them, or remove them with: imu calibrate reset)")
         }
     }
 }

@@ -78,6 +78,7 @@ struct EventsCommand: ParsableCommand {
                 if StopSignal.isRequested || duration.map({ sample.timestamp - start >= $0 }) == true { break }
                 show(pipeline.update(sample))
             }
+            try output.finish()
             return
         }
 
@@ -94,6 +95,7 @@ struct EventsCommand: ParsableCommand {
             if losses.unwatchedSeconds > 0 {
                 printToStandardError("imu: the chip was not watching for \(number(losses.unwatchedSeconds, 2)) s of idle time (bus outages)")
             }
+            try output.finish()
             return
         }
         let stream = SampleStream(session: session, rate: rate, duration: duration)
@@ -102,6 +104,7 @@ struct EventsCommand: ParsableCommand {
             show(pipeline.update(sample))
             return false
         }
+        try output.finish()
     }
 
     static func tableLine(_ event: MotionEvent) -> String {

@@ -191,20 +191,20 @@ struct LowPowerWatch {
         var announced = false
         var watching = false
         var lastCheck = clock.now
-        do {
-            while !StopSignal.isRequested {
-                let left = remaining()
-                if let left, left <= 0 { return nil }
-                let rearmed: Double?
-                do throws(IMUDriverError) {
-                    rearmed = try armOrCheck(watching: watching, lastCheck: &lastCheck, reconfigure: outages.isOut)
-                } catch {
-                    watching = false
-                    outages.failed("\(error)", tell: transition)
-                    housekeeping()
-                    clock.sleep(seconds: AcquisitionLoop.retryInterval)
-                    continue
-                }
+        while !StopSignal.isRequested {
+            let left = remaining()
+            if let left, left <= 0 { return nil }
+            let rearmed: Double?
+            do throws(IMUDriverError) {
+                rearmed = try armOrCheck(watching: watching, lastCheck: &lastCheck, reconfigure: outages.isOut)
+            } catch {
+                watching = false
+                outages.failed("\(error)", tell: transition)
+                housekeeping()
+                clock.sleep(seconds: AcquisitionLoop.retryInterval)
+                continue
+            }
+            do throws(GPIOError) {
                 if let watchRate = rearmed {
                     watching = true
                     while try interrupt.waitForEdge(timeout: 0) != nil {}
@@ -219,13 +219,20 @@ struct LowPowerWatch {
                 }
                 let wait = min(AcquisitionLoop.healthCheckInterval - (clock.now - lastCheck), left ?? .infinity)
                 if let edge = try interrupt.waitForEdge(timeout: max(wait, 0)) { return edge }
+            } catch {
+                if StopSignal.isRequested { return nil }  // a signal interrupted the wait
+                // The INT line's chip went away (ENODEV): an outage like the IMU's. The
+                // line is requested again at the next try (ReacquiringGPIOChip) and the
+                // watch armed afresh, which reads the line's level (edges meanwhile are lost).
+                watching = false
+                outages.failed("\(error)", tell: transition)
                 housekeeping()
+                clock.sleep(seconds: AcquisitionLoop.retryInterval)
+                continue
             }
-            return nil
-        } catch {
-            if StopSignal.isRequested { return nil }  // a signal interrupted the wait
-            throw CommandError("\(error)")
+            housekeeping()
         }
+        return nil
     }
 
     /// Not watching: (reconfigures the chip after an outage and) sets it watching, returning

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import IMUCalibration
 import IMUDrivers
 import IMULog
 import IMUMotion
@@ -55,10 +56,12 @@ struct PlotCommand: ParsableCommand {
             guard !motions.isEmpty else { throw CommandError("\(log) is too short for the fusion estimate to become valid") }
             chart = Self.motionChart(motions, start: recording.samples[0].timestamp, title: title + ", " + fusion.frame.rawValue)
         }
+        // Atomically (a full disk leaves the old chart, or none, never half of one), and with
+        // the system's reason when it fails.
         do {
-            try chart.svg().write(toFile: output, atomically: true, encoding: .utf8)
+            try AtomicFile.write(chart.svg(), to: output)
         } catch {
-            throw CommandError("cannot write \(output): \(error.localizedDescription)")
+            throw CommandError("\(error)")
         }
     }
 

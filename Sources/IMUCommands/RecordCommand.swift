@@ -45,13 +45,14 @@ struct RecordCommand: ParsableCommand {
         guard descriptor >= 0 else {
             throw CommandError("cannot write \(output): \(String(cString: strerror(errno)))")
         }
-        defer { close(descriptor) }
+        var closed = false
+        defer { if !closed { close(descriptor) } }
         let showProgress = isatty(STDERR_FILENO) != 0
         var reader = SampleReader(session: session, rate: rate, count: nil, format: .csv, duration: duration)
         // The samples stay raw; replay applies the stored calibration (named here) again.
         reader.calibrationNote = calibration.file == nil ? "none" : "raw samples; stored \(calibration.summary) calibration applies on replay"
 
-        reader.output = LineOutput(descriptor: descriptor, latency: 1, durable: true)
+        reader.output = LineOutput(descriptor: descriptor, name: output, latency: 1, durable: true)
         var lastShown = -1.0
         reader.progress = { samples, seconds in
             guard showProgress, seconds - lastShown >= 0.5 else { return }
@@ -59,7 +60,16 @@ struct RecordCommand: ParsableCommand {
             let total = duration.map { " of \(Int($0)) s" } ?? ""
             FileHandle.standardError.write(Data("\rrecording \(output): \(samples) samples, \(Int(seconds)) s\(total)   ".utf8))
         }
-        try reader.run()
+        do {
+            try reader.run()
+        } catch {
+            if showProgress { FileHandle.standardError.write(Data("\n".utf8)) }
+            throw error
+        }
         if showProgress { FileHandle.standardError.write(Data("\n".utf8)) }
+        closed = true
+        if close(descriptor) != 0 {
+            throw CommandError("cannot write \(output): \(String(cString: strerror(errno))) (closing it)")
+        }
     }
 }

@@ -45,7 +45,7 @@ struct ReplayCommand: ParsableCommand {
             if StopSignal.isRequested { break }
             if let motion = fusion.update(sample) { output.write(formatter.line(for: motion)) }
         }
-        output.flush()
+        try output.finish()
     }
 }
 

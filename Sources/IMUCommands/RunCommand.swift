@@ -52,8 +52,11 @@ struct RunCommand: ParsableCommand {
         log.logLevel = .info
 
         let session = try source.open()
-        let calibration = try AppliedCalibration(for: session.chipIdentity)
+        // A damaged or foreign calibration file: a warning, and the daemon runs uncalibrated.
+        let calibration = AppliedCalibration(orUncalibratedFor: session.chipIdentity) { log.warning("\($0)") }
         let gpio = try session.headerGPIO()
+        // A GPIO chip that goes away and comes back: each lost and requested-again line a warning.
+        (gpio.chip as? ReacquiringGPIOChip)?.note = { log.warning("\($0)") }
         let (chip, headerPins) = gpio
         var rules = try loadRules(pins: Set(headerPins.keys))
         var runner: ActionRunner

@@ -24,18 +24,29 @@ struct SampleReader {
             address: hex(session.placement.address), rateHz: rateHz, configuration: configuration)
         source.calibration = calibrationNote
         var output = self.output
-        for line in formatter.header(for: source) { output.write(line) }
+        let headerLines = formatter.header(for: source)
+        for line in headerLines { output.write(line) }
 
         var printed = 0
         let start = session.clock.now
-        defer { output.flush() }  // whatever stops the stream, the lines so far reach the output
-        let dropped = try stream.run(afterBatch: {
-            output.flushIfDue()
-            progress?(printed, session.clock.now - start)
-        }) { sample in
-            output.write(formatter.line(for: sample))
-            printed += 1
-            return count.map { printed >= $0 } ?? false
+        let dropped: Int
+        do {
+            dropped = try stream.run(afterBatch: {
+                output.flushIfDue()
+                progress?(printed, session.clock.now - start)
+            }) { sample in
+                output.write(formatter.line(for: sample))
+                printed += 1
+                return count.map { printed >= $0 } ?? false
+            }
+        } catch {
+            output.flush()  // whatever stops the stream, the lines so far reach the output
+            throw error
+        }
+        // A write that failed ends the run with an error saying how much of the output is good.
+        try output.finish { lines in
+            let kept = max(0, lines - headerLines.count)
+            return "it ends at a complete line after \(kept) of the \(printed) samples read"
         }
         SampleStream.reportLost(dropped)
     }

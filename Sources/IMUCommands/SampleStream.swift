@@ -43,6 +43,8 @@ struct SampleStream {
     /// Runs the loop (after `configure()`); see `AcquisitionLoop.run`. Returns the samples lost.
     @discardableResult
     func run(afterBatch: () -> Void = {}, handle: (MotionSample) -> Bool) throws -> Int {
+        // An I²C adapter that goes away and comes back is told like the chip's outages.
+        if let reopening = session.bus as? ReopeningI2CBus { reopening.note = report }
         do {
             return try loop.run(afterBatch: afterBatch, handle: handle)
         } catch {

@@ -185,8 +185,10 @@ struct SoakCommand: ParsableCommand {
         }
         if failures.isEmpty {
             output.write("soak: PASS")
+            try output.finish()
         } else {
             output.write("soak: FAIL: " + failures.joined(separator: "; "))
+            try output.finish()
             throw ExitCode(1)
         }
     }

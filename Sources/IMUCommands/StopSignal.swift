@@ -43,5 +43,8 @@ enum StopSignal {
         sigaddset(&stopSignals, SIGTERM)
         pthread_sigmask(SIG_UNBLOCK, &stopSignals, nil)
         signal(SIGPIPE, SIG_IGN)
+        // A file-size limit (ulimit -f) makes write(2) fail with EFBIG, which the writers report,
+        // instead of killing the process mid-line.
+        signal(SIGXFSZ, SIG_IGN)
     }
 }

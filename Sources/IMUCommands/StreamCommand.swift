@@ -79,6 +79,7 @@ struct StreamCommand: ParsableCommand {
             }
             return count.map { rows >= $0 } ?? false
         }
+        try output.finish()
         SampleStream.reportLost(dropped)
     }
 }

@@ -94,6 +94,7 @@ struct TiltDemoCommand: ParsableCommand {
                 output.flushIfDue()
                 return false
             }
+            try output.finish()
         }
     }
 

@@ -15,6 +15,10 @@ public enum IMUDriverError: Error, Sendable, Equatable, CustomStringConvertible 
     /// The chip answers but its output registers hold no measurement (it is asleep or powered
     /// down, typically back at its defaults after a reset): a reading would be stale.
     case notMeasuring(bus: String, address: UInt8)
+    /// The chip acknowledged but what it returned cannot be a reading (`what`: every byte
+    /// 0xFF, a FIFO count beyond the FIFO's size): a floating data line, a chip browned out
+    /// into a bad state. The loops treat it as an outage, like a bus error.
+    case implausible(bus: String, address: UInt8, what: String)
 
     public var description: String {
         switch self {
@@ -27,6 +31,8 @@ public enum IMUDriverError: Error, Sendable, Equatable, CustomStringConvertible 
             return what
         case let .notMeasuring(bus, address):
             return "the chip at \(hex(address)) on \(bus) is not measuring (reset or powered down?)"
+        case let .implausible(bus, address, what):
+            return "the chip at \(hex(address)) on \(bus) returned \(what), which no reading can be, without a bus error (a floating data line, or a chip in a bad state?)"
         }
     }
 }

@@ -121,6 +121,7 @@ public final class LSM9DS1: IMUDriver {
             guard data[R.gyroOffset...].contains(where: { $0 != 0 }) else {
                 throw .notMeasuring(bus: bus.name, address: address)
             }
+            guard !RegisterBytes.allOnes(data) else { throw .implausible(bus: bus.name, address: address, what: "all 0xFF") }
             var sample = decode(data, gyroAt: R.gyroOffset, accelAt: R.accelOffset, timestamp: clock.now)
             sample.temperature = R.temperatureCelsius(RegisterBytes.littleEndianInt16(data, at: R.temperatureOffset))
             return sample
@@ -136,6 +137,9 @@ public final class LSM9DS1: IMUDriver {
             let buffer = UnsafeMutableRawBufferPointer(rebasing: raw[0..<6])
             try bus.burst(magnetometerAddress, R.magnetometerXLow | R.magnetometerAutoIncrement, into: buffer)
             let data = UnsafeRawBufferPointer(buffer)
+            guard !RegisterBytes.allOnes(data) else {
+                throw .implausible(bus: bus.name, address: magnetometerAddress, what: "a magnetic field of all 0xFF")
+            }
             let s = R.magnetometerAxisSigns
             return Vector3(
                 s.x * Double(RegisterBytes.littleEndianInt16(data, at: 0)),
@@ -206,6 +210,9 @@ public final class LSM9DS1: IMUDriver {
         let timestamps = fifo.drained(count, at: now, period: period)
         samples.reserveCapacity(samples.count + count)
         let data = UnsafeRawBufferPointer(buffer)
+        for i in 0..<count where RegisterBytes.allOnes(UnsafeRawBufferPointer(rebasing: data[(i * R.fifoSlotLength)..<((i + 1) * R.fifoSlotLength)])) {
+            throw .implausible(bus: bus.name, address: address, what: "a FIFO level of all 0xFF")
+        }
         for i in 0..<count {
             var sample = decode(data, gyroAt: i * R.fifoSlotLength, accelAt: i * R.fifoSlotLength + 6, timestamp: timestamps[i])
             sample.magneticField = field
@@ -279,7 +286,10 @@ public final class LSM9DS1: IMUDriver {
 
     /// CTRL_REG1_G holds the configured rate and range; 0 (power-down) after a power-on reset.
     public func isConfigured() throws(IMUDriverError) -> Bool {
-        try bus.read(address, R.gyroControl1) == gyroControl
+        let control = try bus.read(address, R.gyroControl1)
+        // ODR_G = 111 is not a rate (DS Table 46): 0xFF is the data line floating high.
+        guard control != 0xFF else { throw .implausible(bus: bus.name, address: address, what: "0xff in CTRL_REG1_G") }
+        return control == gyroControl
     }
 
     public func sleep() throws(IMUDriverError) {

@@ -95,6 +95,7 @@ public final class MPU6050: IMUDriver {
             // All fourteen bytes zero is a chip that is not measuring (asleep at its power-on
             // defaults after a reset), never a reading: gravity alone makes one axis non-zero.
             guard data.contains(where: { $0 != 0 }) else { throw .notMeasuring(bus: bus.name, address: address) }
+            guard !RegisterBytes.allOnes(data) else { throw .implausible(bus: bus.name, address: address, what: "all 0xFF") }
             var sample = decode(data, accelAt: 0, gyroAt: 8, timestamp: timestamp)
             sample.temperature = R.temperatureCelsius(RegisterBytes.bigEndianInt16(data, at: 6))
             return sample
@@ -140,6 +141,10 @@ public final class MPU6050: IMUDriver {
         }
         let now = clock.now
         let byteCount = Int(UInt16(bigEndian: countBytes))
+        // FIFO_COUNT (RM §114–115) never exceeds the 1024 bytes the FIFO holds: more is not the chip talking.
+        guard byteCount <= R.fifoCapacityBytes else {
+            throw .implausible(bus: bus.name, address: address, what: "a FIFO count of \(byteCount) bytes (it holds \(R.fifoCapacityBytes))")
+        }
         var transactions = 1
         let period = 1 / configuration.sampleRate.hertz
 
@@ -172,6 +177,9 @@ public final class MPU6050: IMUDriver {
         let timestamps = fifo.drained(count, at: now, period: period)
         samples.reserveCapacity(samples.count + count)
         let data = UnsafeRawBufferPointer(fifoBuffer)
+        for i in 0..<count where RegisterBytes.allOnes(UnsafeRawBufferPointer(rebasing: data[(i * R.fifoSampleLength)..<((i + 1) * R.fifoSampleLength)])) {
+            throw .implausible(bus: bus.name, address: address, what: "a FIFO frame of all 0xFF")
+        }
         for i in 0..<count {
             let base = i * R.fifoSampleLength
             samples.append(decode(data, accelAt: base, gyroAt: base + 6, timestamp: timestamps[i]))
@@ -236,7 +244,11 @@ public final class MPU6050: IMUDriver {
 
     /// PWR_MGMT_1 reads CLKSEL = 1, awake, when configured; 0x40 (asleep) after a power-on reset.
     public func isConfigured() throws(IMUDriverError) -> Bool {
-        try bus.read(address, R.powerManagement1) & ~R.powerSleep == R.clockGyroX
+        let power = try bus.read(address, R.powerManagement1)
+        // 0xFF (reset, sleep, cycle and the stopped clock at once) is no state the chip settles
+        // in: the data line floating high.
+        guard power != 0xFF else { throw .implausible(bus: bus.name, address: address, what: "0xff in PWR_MGMT_1") }
+        return power & ~R.powerSleep == R.clockGyroX
     }
 
     public func sleep() throws(IMUDriverError) {

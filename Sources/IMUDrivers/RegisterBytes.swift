@@ -11,6 +11,15 @@ enum RegisterBytes {
     static func littleEndianInt16(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> Int16 {
         Int16(bitPattern: UInt16(bytes[offset]) | UInt16(bytes[offset + 1]) << 8)
     }
+
+    /// Every byte 0xFF: what a read returns when the data line floats high under its pull-up
+    /// while something still acknowledges. Never a reading: −1 LSB on every axis at once would
+    /// be free fall with each accelerometer and gyro axis exactly one count below zero, where
+    /// the noise alone is several counts.
+    @inline(__always)
+    static func allOnes(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        !bytes.contains { $0 != 0xFF }
+    }
 }
 
 /// A field of bits inside a register: `mask` in place, so `(value & mask) >> shift`.

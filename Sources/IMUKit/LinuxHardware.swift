@@ -74,8 +74,9 @@ public enum LinuxHardware {
 
         var lastError: String?
         for path in candidates {
-            let bus: LinuxI2CBus
-            do { bus = try LinuxI2CBus(path: path) } catch {
+            // Reopened, found by its adapter's name, if the adapter is removed and comes back.
+            let bus: ReopeningI2CBus
+            do { bus = try LinuxI2CBus.reopening(path: path) } catch {
                 lastError = error.description
                 continue
             }

@@ -22,14 +22,13 @@ public struct I2CBusInfo: Sendable, Equatable, CustomStringConvertible {
 
 extension LinuxI2CBus {
     /// The buses in `devDirectory` named `i2c-N`, sorted by N, each with its adapter's name from
-    /// `/sys/class/i2c-dev/i2c-N/name` (or `/sys/bus/i2c/devices/i2c-N/name`). Empty when I²C
+    /// `/sys/class/i2c-adapter/i2c-N/name` (or the same under class/i2c-dev or bus/i2c/devices). Empty when I²C
     /// is not enabled (no i2c-dev nodes).
     public static func availableBuses(devDirectory: String = "/dev", sysfsRoot: String = "/sys") -> [I2CBusInfo] {
         let names = SysfsFiles.entries(of: devDirectory) ?? []
         return names.compactMap { name -> I2CBusInfo? in
             guard let number = busNumber(fromDeviceName: name) else { return nil }
-            let adapterName = SysfsFiles.firstLine(of: "\(sysfsRoot)/class/i2c-dev/i2c-\(number)/name")
-                ?? SysfsFiles.firstLine(of: "\(sysfsRoot)/bus/i2c/devices/i2c-\(number)/name")
+            let adapterName = LinuxI2CAdapterLocator.adapterName(number: number, sysfsRoot: sysfsRoot)
             return I2CBusInfo(number: number, path: "\(devDirectory)/\(name)", adapterName: adapterName)
         }
         .sorted { $0.number < $1.number }

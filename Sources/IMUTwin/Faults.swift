@@ -17,6 +17,10 @@ public enum BusFault: Sendable, Equatable {
     /// The chip at `address` loses power now and comes back `duration` seconds later, with its
     /// power-on register defaults (and `identityAfterReplug` in WHO_AM_I, when given).
     case unplug(address: UInt8, duration: Double, identityAfterReplug: UInt8?)
+    /// Between the two virtual times the device at `address` (or any) still acknowledges, but
+    /// every byte read is 0xFF and writes are lost: the data line floating high under its
+    /// pull-up (a cracked joint on SDA, a chip browned out into a bad state). No bus error.
+    case allOnesWindow(from: Double, until: Double, address: UInt8?)
 }
 
 /// The bus's record of faults under way; consulted once per transaction.
@@ -27,6 +31,13 @@ struct FaultState {
     var stuckUntil: Double?? = nil
     /// address → (replug time, identity to show after replug)
     var unplugged: [UInt8: (replugAt: Double, identity: UInt8?)] = [:]
+    var allOnesWindows: [(from: Double, until: Double, address: UInt8?)] = []
+
+    /// Whether reads from `address` return all 0xFF now (and writes are lost).
+    mutating func readsAllOnes(_ address: UInt8, at time: Double) -> Bool {
+        allOnesWindows.removeAll { time >= $0.until }
+        return allOnesWindows.contains { time >= $0.from && ($0.address == nil || $0.address == address) }
+    }
 
     /// The failure this transaction meets, if any; counts down the counted faults.
     mutating func failure(for address: UInt8, at time: Double) -> I2CErrorKindAndDetail? {

@@ -16,6 +16,37 @@ public final class VirtualGPIOChip: GPIOChip, @unchecked Sendable {
     private var levels = [Bool](repeating: false, count: 54)
     private var inputs: [Int: VirtualInputLine] = [:]
     private var outputs: [Int: VirtualOutputLine] = [:]
+    /// While removed (`remove(for:)`), until this virtual time.
+    private var removedUntil: Double?
+
+    /// A fault: the chip goes away now (an expander on a replugged hat, its driver unbound) and
+    /// is back `duration` seconds later. Its line requests die with it, as the kernel's do:
+    /// using such a line fails (ENODEV) even after the chip is back; a new request works once
+    /// it is. What drives an input line (a chip's INT pin) goes on driving it.
+    public func remove(for duration: Double) {
+        lock.withLock {
+            removedUntil = clock.now + duration
+            for line in outputs.values { line.isDead = true }
+            for line in inputs.values { line.isDead = true }
+            outputs.removeAll()
+            inputs.removeAll()
+        }
+    }
+
+    /// Whether the chip is there now, ending a removal whose time is over (lock held).
+    private func settlePresence() -> Bool {
+        if let until = removedUntil, clock.now < until { return false }
+        removedUntil = nil
+        return true
+    }
+
+    /// This chip, opened again: what `ReacquiringGPIOChip` asks for; `.notFound` while removed.
+    public func reopen() throws(GPIOError) -> VirtualGPIOChip {
+        try lock.withLock { () throws(GPIOError) -> VirtualGPIOChip in
+            guard settlePresence() else { throw GPIOError(.notFound, chip: label, detail: "ENODEV: the chip is gone") }
+            return self
+        }
+    }
 
     /// The Raspberry Pi 40-pin header: physical pin → BCM GPIO line.
     public static let raspberryPiHeader: [Int: Int] = [
@@ -68,6 +99,7 @@ public final class VirtualGPIOChip: GPIOChip, @unchecked Sendable {
     public func requestOutput(line: Int, consumer: String, initialHigh: Bool) throws(GPIOError) -> any GPIOOutputLine {
         guard line >= 0, line < lineCount else { throw GPIOError(.invalidLine, chip: label, line: line) }
         return try lock.withLock { () throws(GPIOError) -> VirtualOutputLine in
+            guard settlePresence() else { throw GPIOError(.notFound, chip: label, line: line, detail: "ENODEV: the chip is gone") }
             guard inputs[line] == nil, outputs[line] == nil else {
                 throw GPIOError(.busy, chip: label, line: line, detail: "requested already")
             }
@@ -80,6 +112,7 @@ public final class VirtualGPIOChip: GPIOChip, @unchecked Sendable {
     public func requestInput(line: Int, consumer: String, edge: GPIOEdge, bias: GPIOBias) throws(GPIOError) -> any GPIOInputLine {
         guard line >= 0, line < lineCount else { throw GPIOError(.invalidLine, chip: label, line: line) }
         return try lock.withLock { () throws(GPIOError) -> VirtualInputLine in
+            guard settlePresence() else { throw GPIOError(.notFound, chip: label, line: line, detail: "ENODEV: the chip is gone") }
             guard inputs[line] == nil, outputs[line] == nil else {
                 throw GPIOError(.busy, chip: label, line: line, detail: "requested already")
             }
@@ -105,6 +138,8 @@ public final class VirtualInputLine: GPIOInputLine, @unchecked Sendable {
     private weak var chip: VirtualGPIOChip?
     private let edge: GPIOEdge
     private var queue: [GPIOEdgeEvent] = []
+    /// Its chip was removed: the request is gone for good (lock held to change it).
+    var isDead = false
     /// Edges beyond this many unread are dropped, as the kernel's event buffer does.
     static let queueLimit = 4096
 
@@ -130,7 +165,10 @@ public final class VirtualInputLine: GPIOInputLine, @unchecked Sendable {
 
     public func read() throws(GPIOError) -> Bool {
         let chip = try attachedChip()
-        return chip.lock.withLock { chip.currentLevel(offset) }
+        return try chip.lock.withLock { () throws(GPIOError) -> Bool in
+            guard !isDead else { throw GPIOError(.notFound, chip: chip.label, line: offset, detail: "ENODEV: No such device") }
+            return chip.currentLevel(offset)
+        }
     }
 
     /// Waits for the next edge. On a `VirtualClock` the wait advances virtual time in 1 ms
@@ -140,7 +178,8 @@ public final class VirtualInputLine: GPIOInputLine, @unchecked Sendable {
         let chip = try attachedChip()
         let start = chip.clock.now
         while true {
-            let event: GPIOEdgeEvent? = chip.lock.withLock {
+            let event: GPIOEdgeEvent? = try chip.lock.withLock { () throws(GPIOError) -> GPIOEdgeEvent? in
+                guard !isDead else { throw GPIOError(.notFound, chip: chip.label, line: offset, detail: "ENODEV: No such device") }
                 _ = chip.currentLevel(offset)
                 return queue.isEmpty ? nil : queue.removeFirst()
             }
@@ -172,6 +211,8 @@ public final class VirtualOutputLine: GPIOOutputLine, @unchecked Sendable {
     private let clock: any MonotonicClock
     public private(set) var isHigh: Bool
     private(set) var history: [(time: Double, high: Bool)]
+    /// Its chip was removed: the request is gone for good (lock held to change it).
+    var isDead = false
 
     init(offset: Int, chip: VirtualGPIOChip, initialHigh: Bool, time: Double) {
         self.offset = offset
@@ -182,7 +223,8 @@ public final class VirtualOutputLine: GPIOOutputLine, @unchecked Sendable {
     }
 
     public func set(high: Bool) throws(GPIOError) {
-        lock.withLock {
+        try lock.withLock { () throws(GPIOError) in
+            guard !isDead else { throw GPIOError(.notFound, chip: "sim-gpio", line: offset, detail: "ENODEV: No such device") }
             isHigh = high
             history.append((clock.now, high))
         }

@@ -76,6 +76,8 @@ public final class VirtualI2CBus: I2CBus, @unchecked Sendable {
                 faults.stuckUntil = .some(until)
             case let .unplug(address, duration, identity):
                 faults.unplugged[address] = (now + duration, identity)
+            case let .allOnesWindow(from, until, address):
+                faults.allOnesWindows.append((from, until, address))
             }
         }
     }
@@ -126,23 +128,27 @@ public final class VirtualI2CBus: I2CBus, @unchecked Sendable {
     // MARK: I2CBus
 
     public func write(_ address: UInt8, _ bytes: UnsafeRawBufferPointer) throws(I2CError) {
-        try transaction(address) { target in target.write(bytes) }
+        try transaction(address, reading: nil) { target in target.write(bytes) }
     }
 
     public func read(_ address: UInt8, into buffer: UnsafeMutableRawBufferPointer) throws(I2CError) {
-        try transaction(address) { target in target.read(into: buffer) }
+        try transaction(address, reading: buffer) { target in target.read(into: buffer) }
     }
 
     public func writeRead(
         _ address: UInt8, _ bytes: UnsafeRawBufferPointer, into buffer: UnsafeMutableRawBufferPointer
     ) throws(I2CError) {
-        try transaction(address) { target in
+        try transaction(address, reading: buffer) { target in
             target.write(bytes)
             target.read(into: buffer)
         }
     }
 
-    private func transaction(_ address: UInt8, _ body: (any I2CTarget) -> Void) throws(I2CError) {
+    /// One transaction: faults first, then `body` on the target; `read` is the transaction's
+    /// read buffer (what an all-0xFF fault fills instead of the target).
+    private func transaction(
+        _ address: UInt8, reading read: UnsafeMutableRawBufferPointer?, _ body: (any I2CTarget) -> Void
+    ) throws(I2CError) {
         try lock.withLock { () throws(I2CError) in
             total += 1
             counts[address, default: 0] += 1
@@ -155,6 +161,10 @@ public final class VirtualI2CBus: I2CBus, @unchecked Sendable {
                 throw I2CError(.noAcknowledge, bus: name, address: address)
             }
             target.catchUp(to: now)
+            if faults.readsAllOnes(address, at: now) {
+                if let read { read.initializeMemory(as: UInt8.self, repeating: 0xFF) }
+                return
+            }
             body(target)
         }
     }

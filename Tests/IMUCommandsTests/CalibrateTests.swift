@@ -92,6 +92,67 @@ import Testing
     }
 }
 
+/// A calibration file the daemon cannot use (damaged, or written for another chip) leaves it
+/// running uncalibrated with a warning naming the file; `imu calibrate show` fails naming it.
+@Suite(.serialized) struct UnusableCalibrationTests {
+    static let shakeRule = """
+        [[rule]]
+        name = "relay on shake"
+        on = "shake"
+          [[rule.action]]
+          gpio-pin = 11
+          set = "toggle"
+        """
+
+    /// A stored gyro calibration of the twin's LSM9DS1, then `damage` applied to its text.
+    func withUnusableFile(_ damage: (String) -> String, _ body: ([String: String], String) async throws -> Void) async throws {
+        let config = FileManager.default.temporaryDirectory.appendingPathComponent("imu-config-\(UUID())").path
+        defer { try? FileManager.default.removeItem(atPath: config) }
+        let env = ["XDG_CONFIG_HOME": config]
+        let calibrated = try await imu("calibrate", "gyro", "--sim", "--virtual-time", environment: env)
+        try #require(calibrated.succeeded, "\(calibrated)")
+        let path = config + "/imu/lsm9ds1-sim-0x6a.toml"
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        let damaged = damage(text)
+        try #require(damaged != text)
+        try damaged.write(toFile: path, atomically: true, encoding: .utf8)
+        try await body(env, path)
+    }
+
+    static let damages: [@Sendable (String) -> String] = [
+        // A value of the wrong type: damaged.
+        { $0.replacingOccurrences(of: "bias-rad-s = [", with: "bias-rad-s = [\"x\", ") },
+        // Another board's chip under this chip's name: foreign.
+        { $0.replacingOccurrences(of: "board = \"sim\"", with: "board = \"sense-hat\"") },
+        // Not a calibration file at all.
+        { _ in "\u{7F}ELF\u{1}\u{1}\u{1}\n" },
+    ]
+
+    @Test(arguments: 0..<3) func theDaemonRunsUncalibratedWithAWarning(damage: Int) async throws {
+        try await withUnusableFile(Self.damages[damage]) { env, path in
+            let rules = FileManager.default.temporaryDirectory.appendingPathComponent("imu-rules-\(UUID()).toml").path
+            try Self.shakeRule.write(toFile: rules, atomically: true, encoding: .utf8)
+            defer { try? FileManager.default.removeItem(atPath: rules) }
+            let run = try await imu("run", "--config", rules, "--sim", "shake", "--virtual-time", "--duration", "4", environment: env)
+            #expect(run.succeeded, "\(run)")
+            let warning = run.stderr.split(separator: "\n").first { $0.hasPrefix("<4>running uncalibrated") }
+            #expect(warning?.contains(path) == true, "\(run.stderr)")
+            #expect(run.stderr.contains("calibration=none"),
+                    "\(run.stderr)")
+            #expect(run.stderr.contains("rule fired"), "\(run.stderr)")
+        }
+    }
+
+    @Test(arguments: 0..<3) func showFailsNamingTheFile(damage: Int) async throws {
+        try await withUnusableFile(Self.damages[damage]) { env, path in
+            let show = try await imu("calibrate", "show", environment: env)
+            #expect(!show.succeeded, "\(show)")
+            #expect(show.stderr.contains(path + ":"), "\(show.stderr)")
+            #expect(show.stderr.contains("1 of 1 calibration files cannot be used: " + path), "\(show.stderr)")
+        }
+    }
+}
+
 /// The live coverage display on a terminal (a pseudo-terminal from util-linux's `script`), fed a
 /// recorded figure-eight; and the accuracy of a stored compass calibration while a magnet passes.
 @Suite(.serialized) struct CalibrationDisplayTests {

@@ -32,6 +32,18 @@ import Testing
         }
     }
 
+    /// WHO_AM_I read through a reopening bus on `root`/dev/i2c-1 after its node was removed.
+    private func readWhoAmIAfterRemoval(_ fake: FakeI2CDev, root: String) -> I2CError? {
+        do throws(I2CError) {
+            let bus = try LinuxI2CBus.reopening(path: root + "/dev/i2c-1", dev: fake, devDirectory: root + "/dev", sysfsRoot: root + "/sys")
+            unlink(root + "/dev/i2c-1")
+            _ = try bus.readRegister(0x68, 0x75)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
     /// How to provoke each kind, and what its message must say.
     private func scenario(_ kind: I2CError.Kind, sysfs: TemporaryDirectory) -> (FakeI2CDev, String, [String]) {
         let fake = FakeI2CDev(functions: FakeI2CDev.fullI2C)
@@ -62,6 +74,13 @@ import Testing
         case .unsupported:
             fake.failures[.transfer] = EOPNOTSUPP
             expected = ["/dev/i2c-1", "0x68", "cannot do", "EOPNOTSUPP"]
+        case .adapterRemoved:
+            // A USB adapter unplugged: its node gone, transfers on the old descriptor ENODEV.
+            fake.failures[.transfer] = ENODEV
+            sysfs.file("dev/i2c-1")
+            sysfs.file("sys/class/i2c-adapter/i2c-1/name", "i2c-tiny-usb at bus 001 device 007\n")
+            root = sysfs.path
+            expected = ["i2c-1 (i2c-tiny-usb at bus 001 device 007)", "was removed", "ENODEV", "reopened when it comes back"]
         }
         return (fake, root, expected)
     }
@@ -70,7 +89,7 @@ import Testing
     func everyKindReachesTheUserWithWhereAndWhatToDo(kind: I2CError.Kind) throws {
         let sysfs = TemporaryDirectory()
         let (fake, root, expected) = scenario(kind, sysfs: sysfs)
-        let error = try #require(readWhoAmI(fake, sysfsRoot: root))
+        let error = try #require(kind == .adapterRemoved ? readWhoAmIAfterRemoval(fake, root: root) : readWhoAmI(fake, sysfsRoot: root))
         #expect(error.kind == kind)
         for phrase in expected {
             #expect(error.description.contains(phrase), "\(kind): missing \(phrase) in: \(error.description)")

@@ -1,0 +1,102 @@
+/// Where a bus's adapter is, for `ReopeningI2CBus`: whether an open bus is still on the adapter
+/// it was opened on, and how to open that adapter again once it is back (by its name: a USB
+/// adapter unplugged and replugged can come back under another number).
+public protocol I2CAdapterLocator: AnyObject {
+    /// The adapter in words, for messages (`/dev/i2c-1 (i2c-tiny-usb at bus 001 device 007)`).
+    var adapterDescription: String { get }
+    /// Whether `bus` (opened by this locator) still talks to a present adapter. Called only
+    /// after a transfer has failed, so it may look at the file system.
+    func isStillAttached(_ bus: any I2CBus) -> Bool
+    /// Opens the adapter again wherever it is now; `.notFound` while it is away.
+    func reopen() throws(I2CError) -> any I2CBus
+}
+
+/// A bus that survives its adapter going away. A descriptor on a removed adapter fails every
+/// transfer for good, even once the adapter is back, and while it is open the kernel cannot
+/// finish removing the adapter. So when a transfer fails and the adapter is no longer the one
+/// opened, the bus is closed (the failure is said as the adapter's removal) and each later
+/// transfer first tries to find and open the adapter again; the acquisition loop above retries
+/// every 50 ms and reconfigures the chip once it answers.
+///
+/// Each removal is counted (`removals`) and told once through `note`, as is each reopening.
+/// Not `Sendable`, like the buses it wraps.
+public final class ReopeningI2CBus: I2CBus {
+    private var bus: (any I2CBus)?
+    private let locator: any I2CAdapterLocator
+    /// The adapter's removals seen so far, and its reopenings.
+    public private(set) var removals = 0
+    public private(set) var reopenings = 0
+    /// Told when the adapter is found removed and when it is opened again.
+    public var note: (String) -> Void = { _ in }
+    private var lastName: String
+    /// What the removal was, said again on every transfer until the adapter is back (the loop
+    /// above tells an outage once, and again only when its words change).
+    private var removal: I2CError?
+
+    public init(_ bus: any I2CBus, locator: any I2CAdapterLocator) {
+        self.bus = bus
+        self.locator = locator
+        lastName = bus.name
+    }
+
+    /// The bus as it is now named (`/dev/i2c-3` after the adapter came back as number 3).
+    public var name: String { bus?.name ?? lastName }
+
+    /// Whether the adapter is open now (false between its removal and its return).
+    public var isOpen: Bool { bus != nil }
+
+    private func current() throws(I2CError) -> any I2CBus {
+        if let bus { return bus }
+        let reopened: any I2CBus
+        do {
+            reopened = try locator.reopen()
+        } catch {
+            throw removal ?? error
+        }
+        bus = reopened
+        removal = nil
+        reopenings += 1
+        let renamed = reopened.name == lastName ? "" : " (was \(lastName))"
+        lastName = reopened.name
+        note("the I²C adapter is back as \(reopened.name)\(renamed); reopened")
+        return reopened
+    }
+
+    /// Runs `transfer` on the open bus; a failure on an adapter that has gone closes the bus.
+    private func perform<Result>(_ transfer: (any I2CBus) throws(I2CError) -> Result) throws(I2CError) -> Result {
+        let bus = try current()
+        do {
+            return try transfer(bus)
+        } catch {
+            guard !locator.isStillAttached(bus) else { throw error }
+            self.bus = nil  // closes the descriptor, so the kernel can finish removing the adapter
+            removals += 1
+            let removed = I2CError(.adapterRemoved, bus: locator.adapterDescription, address: error.address, detail: error.detail)
+            removal = removed
+            note("\(removed) (removal \(removals))")
+            throw removed
+        }
+    }
+
+    public func write(_ address: UInt8, _ bytes: UnsafeRawBufferPointer) throws(I2CError) {
+        try perform { (bus) throws(I2CError) in try bus.write(address, bytes) }
+    }
+
+    public func read(_ address: UInt8, into buffer: UnsafeMutableRawBufferPointer) throws(I2CError) {
+        try perform { (bus) throws(I2CError) in try bus.read(address, into: buffer) }
+    }
+
+    public func writeRead(
+        _ address: UInt8, _ bytes: UnsafeRawBufferPointer, into buffer: UnsafeMutableRawBufferPointer
+    ) throws(I2CError) {
+        try perform { (bus) throws(I2CError) in try bus.writeRead(address, bytes, into: buffer) }
+    }
+
+    public func isPresent(_ address: UInt8) throws(I2CError) -> Bool {
+        try perform { (bus) throws(I2CError) in try bus.isPresent(address) }
+    }
+
+    public func readFIFO(_ address: UInt8, port register: UInt8, into buffer: UnsafeMutableRawBufferPointer) throws(I2CError) {
+        try perform { (bus) throws(I2CError) in try bus.readFIFO(address, port: register, into: buffer) }
+    }
+}
