@@ -13,6 +13,9 @@
 #   4. QEMU with -icount (every instruction advances virtual time by 64 ns, SysTick counts
 #      the 16 MHz core clock): ticks per update, converted to instructions with the
 #      calibration the firmware measures on a loop of known length.
+#      The firmware has its own __aeabi_lmul (Firmware/Support/lmul.S, 21 instructions against
+#      libgcc's 45; the Int64 products are most of the update's work on a core with only a
+#      32-bit MULS): the figures with libgcc's are printed too.
 #   5. x-io Fusion 1.3.3 (PyPI sdist, downloaded into OUTDIR) built for the same core with
 #      soft float (newlib), on the same samples under the same measurement (Firmware/XIO).
 #
@@ -73,11 +76,20 @@ clang --target=armv6m-none-none-eabi -mcpu=cortex-m0 -mthumb -O2 -ffunction-sect
 # The runtime's own memset/memcpy must not become calls to themselves.
 arm-none-eabi-gcc "${arm[@]}" -Os -ffreestanding -fno-builtin -fno-tree-loop-distribute-patterns \
     -IFirmware/Support -c Firmware/Support/startup.c -o "$fw/startup.o"
+arm-none-eabi-gcc "${arm[@]}" -c Firmware/Support/lmul.S -o "$fw/lmul.o"
 # newlib's libm for the soft-float sqrt/sin/… the Double driver code (IMUGeometry) calls.
-arm-none-eabi-gcc "${arm[@]}" -nostartfiles -nostdlib -T Firmware/Support/microbit.ld "$fw/startup.o" \
-    "$fw"/Firmware.o "$fw"/IMUFusion.o "$fw"/IMUDrivers.o "$fw"/IMUBus.o "$fw"/IMUGeometry.o \
-    -Wl,--gc-sections -Wl,--no-enum-size-warning -Wl,--no-warn-rwx-segments -lm -lgcc -o "$fw/firmware.elf" \
-    2> >(grep -v 'GNU-stack\|deprecated' >&2) || fail "link of the firmware"
+# firmware.elf has our __aeabi_lmul (Firmware/Support/lmul.S); firmware-libgcc.elf, for
+# comparison, libgcc's.
+link() {  # link OUTPUT [EXTRA OBJECTS…]
+    local output=$1
+    shift
+    arm-none-eabi-gcc "${arm[@]}" -nostartfiles -nostdlib -T Firmware/Support/microbit.ld "$fw/startup.o" "$@" \
+        "$fw"/Firmware.o "$fw"/IMUFusion.o "$fw"/IMUDrivers.o "$fw"/IMUBus.o "$fw"/IMUGeometry.o \
+        -Wl,--gc-sections -Wl,--no-enum-size-warning -Wl,--no-warn-rwx-segments -lm -lgcc -o "$output" \
+        2> >(grep -v 'GNU-stack\|deprecated' >&2) || fail "link of $output"
+}
+link "$fw/firmware.elf" "$fw/lmul.o"
+link "$fw/firmware-libgcc.elf"
 arm-none-eabi-size "$fw/firmware.elf"
 
 # ---- 3. the Linux program from the same sources
@@ -101,12 +113,15 @@ swiftc -O -wmo -parse-as-library -module-name Firmware -I "$host" -import-objc-h
 
 # ---- 4. run both
 (cd "$outdir" && "$host/firmware-host") >"$outdir/host.txt" || { cat "$outdir/host.txt"; fail "the Linux program failed"; }
-status=0
-(cd "$outdir" && timeout 300 qemu-system-arm -M microbit -nographic -monitor none -serial null \
-    -semihosting-config enable=on,target=native -icount shift=6 -kernel "$fw/firmware.elf") \
-    >"$outdir/target.txt" 2>&1 || status=$?
-cat "$outdir/target.txt"
-[ "$status" -eq 0 ] || fail "the firmware run under QEMU failed (exit $status)"
+runTarget() {  # runTarget ELF OUTPUT.txt — QEMU's microbit, -icount: 64 ns of virtual time per instruction
+    local status=0
+    (cd "$outdir" && timeout 300 qemu-system-arm -M microbit -nographic -monitor none -serial null \
+        -semihosting-config enable=on,target=native -icount shift=6 -kernel "$1") >"$2" 2>&1 || status=$?
+    cat "$2"
+    [ "$status" -eq 0 ] || fail "$1 under QEMU failed (exit $status)"
+}
+runTarget "$fw/firmware.elf" "$outdir/target.txt"
+runTarget "$fw/firmware-libgcc.elf" "$outdir/target-libgcc.txt" >/dev/null
 
 # ---- 5. x-io Fusion
 xio=$outdir/xio
@@ -123,11 +138,7 @@ arm-none-eabi-gcc "${arm[@]}" -O2 -nostartfiles -T Firmware/Support/microbit.ld 
     "$fw/startup.o" Firmware/XIO/xio_main.c "$fusion"/FusionAhrs.c "$fusion"/FusionBias.c "$fusion"/FusionCompass.c \
     "$fusion"/FusionConvention.c -Wl,--gc-sections -Wl,--no-enum-size-warning -Wl,--no-warn-rwx-segments \
     -lm -lc -lgcc -o "$xio/xio.elf" 2> >(grep -v 'GNU-stack\|deprecated' >&2) || fail "build of x-io Fusion"
-status=0
-(cd "$outdir" && timeout 300 qemu-system-arm -M microbit -nographic -monitor none -serial null \
-    -semihosting-config enable=on,target=native -icount shift=6 -kernel "$xio/xio.elf") >"$outdir/xio.txt" 2>&1 || status=$?
-cat "$outdir/xio.txt"
-[ "$status" -eq 0 ] || fail "x-io Fusion under QEMU failed (exit $status)"
+runTarget "$xio/xio.elf" "$outdir/xio.txt"
 
 # ---- the line
 python3 - "$outdir" <<'EOF'
@@ -135,10 +146,14 @@ import re, sys
 outdir = sys.argv[1]
 def fields(name):
     text = open(f"{outdir}/{name}").read()
-    return dict(re.findall(r"(\w+)=(\S+)", text)), text
+    values = {}
+    for key, value in re.findall(r"(\w+)=(\S+)", text):
+        values.setdefault(key, value)  # the first: the multiply line has a checksum= of its own
+    return values, text
 target, target_text = fields("target.txt")
 host, host_text = fields("host.txt")
 xio, _ = fields("xio.txt")
+libgcc, libgcc_text = fields("target-libgcc.txt")
 def need(d, key, where):
     if key not in d:
         sys.exit(f"check-firmware: FAIL: no {key}= in {where}")
@@ -156,16 +171,24 @@ i6 = per_update(target["ticks_6d"], target["calibration_ticks"], target["updates
 x9 = per_update(xio["xio_ticks_9d"], xio["calibration_ticks"], xio["xio_updates"])
 x6 = per_update(xio["xio_ticks_6d"], xio["calibration_ticks"], xio["xio_updates"])
 xb = per_update(xio["xio_bias_ticks"], xio["calibration_ticks"], xio["xio_updates"])
+l9 = per_update(libgcc["ticks_9d"], libgcc["calibration_ticks"], libgcc["updates"])
+l6 = per_update(libgcc["ticks_6d"], libgcc["calibration_ticks"], libgcc["updates"])
+print(f"check-firmware: with libgcc's __aeabi_lmul instead of Firmware/Support/lmul.S: 9D {l9:.0f}, 6D {l6:.0f} "
+      f"instructions (ratio 9D {l9 / x9:.3f}); checksum {libgcc.get('checksum')}")
 ram = sum(int(target[k]) for k in ("static_ram_bytes", "heap_bytes", "stack_bytes"))
 xram = int(xio["static_ram_bytes"]) + int(xio["stack_bytes"])
 print(f"check-firmware: per update on the Cortex-M0: ours 9D {i9:.0f}, 6D {i6:.0f} instructions; "
       f"x-io Fusion 9D {x9:.0f}, 6D {x6:.0f} (+ {xb:.0f} for its gyroscope bias); ratio 9D {i9 / x9:.3f}, 6D {i6 / x6:.3f}")
 print(f"check-firmware: x-io Fusion's image: flash {xio.get('flash_bytes')} bytes, RAM {xram} bytes")
-drivers_target = re.findall(r"^driver .*$", target_text, re.M)
-drivers_host = re.findall(r"^driver .*$", host_text, re.M)
-ok = target["checksum"] == host["checksum"] and drivers_target == drivers_host and len(drivers_target) > 0
-if drivers_target != drivers_host or not drivers_target:
-    print("check-firmware: FAIL: the driver samples differ between the firmware and Linux (or are missing)", file=sys.stderr)
+# The lines both builds print: the driver's decoded samples and the Int64 products.
+checks_target = re.findall(r"^(?:driver|multiply) .*$", target_text, re.M)
+checks_host = re.findall(r"^(?:driver|multiply) .*$", host_text, re.M)
+ok = target["checksum"] == host["checksum"] == libgcc.get("checksum") and checks_target == checks_host and len(checks_target) == 3
+if checks_target != checks_host or len(checks_target) != 3:
+    print("check-firmware: FAIL: the driver samples or the Int64 products differ between the firmware and Linux "
+          "(or are missing)", file=sys.stderr)
+if target["checksum"] != host["checksum"]:
+    print("check-firmware: FAIL: the fusion checksums differ", file=sys.stderr)
 print(f"checksum={target['checksum']} linux_checksum={host['checksum']} "
       f"instructions_per_update_9d={i9:.0f} instructions_per_update_6d={i6:.0f} "
       f"xio_instructions_per_update_9d={x9:.0f} flash_bytes={target['flash_bytes']} ram_bytes={ram}")

@@ -41,6 +41,7 @@ struct Firmware {
             line.add(" stack_bytes="); line.decimal(UInt64(fw_stack_bytes()))
             line.print()
         }
+        multiplyCheck(seed: checksum.value)
         runDriverCheck()
         fw_exit(0)
     }
@@ -96,4 +97,36 @@ struct Line {
         }
         count = 0
     }
+}
+
+/// Int64 products of pseudo-random operands (xorshift64 from `seed`, a run-time value so the
+/// compiler cannot fold the loop), with the edge cases of the sign and carry paths, hashed.
+/// The firmware's products go through its __aeabi_lmul (Firmware/Support/lmul.S), the
+/// Linux build's through the CPU's multiplier: the check compares the two lines.
+func multiplyCheck(seed: UInt64) {
+    var state = seed | 1
+    var checksum = Checksum()
+    let edges: (Int64, Int64, Int64, Int64, Int64, Int64) = (0, 1, -1, .max, .min, 0xFFFF_FFFF)
+    var count: UInt64 = 0
+    for i in 0..<4096 {
+        state ^= state << 13
+        state ^= state >> 7
+        state ^= state << 17
+        var a = Int64(bitPattern: state)
+        var b = Int64(bitPattern: state &* 0x9E37_79B9_7F4A_7C15)
+        switch i % 8 {
+        case 0: a = Int64(Int32(truncatingIfNeeded: a))  // sign-extended 32-bit operands, as the filter's
+        case 1: a = Int64(Int32(truncatingIfNeeded: a)); b = Int64(Int32(truncatingIfNeeded: b))
+        case 2: a = withUnsafeBytes(of: edges) { $0.load(fromByteOffset: 8 * (i / 8 % 6), as: Int64.self) }
+        default: break
+        }
+        let product = a &* b
+        checksum.add(Int32(truncatingIfNeeded: product))
+        checksum.add(Int32(truncatingIfNeeded: product >> 32))
+        count += 1
+    }
+    var line = Line()
+    line.add("multiply products="); line.decimal(count)
+    line.add(" checksum="); line.hex(checksum.value)
+    line.print()
 }
