@@ -8,7 +8,10 @@ block's instruction count gives exact instruction counts. Only the blocks execut
 `update9D` / `update6D` (the measured calls, Firmware/Sources/FusionRun.swift) and the
 functions they call are counted, each against the function that contains it (self counts).
 
-Usage: profile.py FIRMWARE.elf OUTDIR   (OUTDIR holds samples.bin; the log goes through a FIFO)
+Usage: profile.py FIRMWARE.elf OUTDIR [REGEX_9D REGEX_6D]
+  OUTDIR holds samples.bin; the log goes through a FIFO. The regexes name the two measured
+  functions (default: the Swift firmware's update9D / update6D; for x-io Fusion's image:
+  '^FusionAhrsUpdate$' '^FusionAhrsUpdateNoMagnetometer$').
 """
 import bisect
 import os
@@ -47,9 +50,14 @@ def main():
         i = bisect.bisect_right(starts, pc) - 1
         return labels[i] if i >= 0 else "?"
 
-    targets = {label: starts[i] for i, label in enumerate(labels) if re.search(r"\bupdate[69]D\(", label)}
-    if len(targets) != 2:
-        sys.exit(f"profile: expected update9D and update6D in {elf}, found {sorted(targets)}")
+    patterns = {"9D": sys.argv[3], "6D": sys.argv[4]} if len(sys.argv) == 5 else {
+        "9D": r"^update9D\(", "6D": r"^update6D\("}
+    entry = {}
+    for kind, pattern in patterns.items():
+        found = [starts[i] for i, label in enumerate(labels) if re.search(pattern, label)]
+        if len(found) != 1:
+            sys.exit(f"profile: expected one function matching {pattern!r} in {elf}, found {len(found)}")
+        entry[found[0]] = kind
 
     fifo = os.path.join(tempfile.mkdtemp(), "qemu.log")
     os.mkfifo(fifo)
@@ -64,7 +72,6 @@ def main():
     inside, caller, current_block = None, None, None
     exec_line = re.compile(r"^Trace \d+: \S+ \[[0-9a-f]+/([0-9a-f]+)/")
     insn_line = re.compile(r"^0x([0-9a-f]{8}):")
-    entry = {address: name for name, address in targets.items()}
     previous_function = None
     with open(fifo) as log:
         for line in log:
@@ -73,7 +80,7 @@ def main():
                 pc = int(m.group(1), 16)
                 name = function(pc)
                 if inside is None and pc in entry:
-                    inside = "9D" if "update9D" in entry[pc] else "6D"
+                    inside = entry[pc]
                     caller = previous_function
                     updates[inside] += 1
                 elif inside is not None and name == caller:

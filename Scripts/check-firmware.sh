@@ -187,6 +187,11 @@ ok = target["checksum"] == host["checksum"] == libgcc.get("checksum") and checks
 if checks_target != checks_host or len(checks_target) != 3:
     print("check-firmware: FAIL: the driver samples or the Int64 products differ between the firmware and Linux "
           "(or are missing)", file=sys.stderr)
+# The firmware's allocator counts: neither the fusion passes nor the driver's reads may allocate.
+allocations = dict(re.findall(r"^allocations (\w+)=(\d+)$", target_text, re.M))
+if sorted(allocations) != ["fusion_passes", "mpu6050_reads"] or any(v != "0" for v in allocations.values()):
+    print(f"check-firmware: FAIL: allocations on the target: {allocations or 'not reported'} (expected none)", file=sys.stderr)
+    ok = False
 if target["checksum"] != host["checksum"]:
     print("check-firmware: FAIL: the fusion checksums differ", file=sys.stderr)
 print(f"checksum={target['checksum']} linux_checksum={host['checksum']} "

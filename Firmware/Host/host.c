@@ -41,6 +41,7 @@ uint32_t fw_static_ram_bytes(void) { return 0; }
 uint32_t fw_heap_bytes(void) { return 0; }
 uint32_t fw_stack_bytes(void) { return 0; }
 uint32_t fw_flash_bytes(void) { return 0; }
+uint32_t fw_allocation_count(void) { return 0; }
 int32_t fw_is_target(void) { return 0; }
 
 _Noreturn void fw_exit(int32_t status) {

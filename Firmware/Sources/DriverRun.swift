@@ -111,6 +111,7 @@ func runDriverCheck() {
     var words: (Int32, Int32, Int32, Int32, Int32, Int32, Int32, Int32, Int32, Int32) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
     var checksum = Checksum()
     var count: UInt64 = 0
+    let allocationsBefore = fw_allocation_count()
     while count < 2000 {
         let got = withUnsafeMutableBytes(of: &words) { fw_read(handle, $0.baseAddress, Int32(StoredSample.byteCount)) }
         guard got == Int32(StoredSample.byteCount) else { break }
@@ -138,7 +139,13 @@ func runDriverCheck() {
         }
         count += 1
     }
+    let readAllocations = fw_allocation_count() &- allocationsBefore
     fw_close(handle)
+    if fw_is_target() != 0 {
+        // Counted by the firmware's allocator: reading samples must make none.
+        line.add("allocations mpu6050_reads="); line.decimal(UInt64(readAllocations))
+        line.print()
+    }
     line.add("driver mpu6050 samples="); line.decimal(count)
     line.add(" decoded_checksum="); line.hex(checksum.value)
     line.print()

@@ -15,6 +15,7 @@ struct Firmware {
         // 16 samples per read; allocated once.
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 16 * StoredSample.byteCount, alignment: 4)
         var checksum = Checksum()
+        let allocationsBefore = fw_allocation_count()
         guard let nine = runPass(magnetometer: true, checksum: &checksum, overhead: overhead, buffer: buffer),
             let six = runPass(magnetometer: false, checksum: &checksum, overhead: overhead, buffer: buffer),
             nine.updates > 0
@@ -22,6 +23,7 @@ struct Firmware {
             fw_print("firmware: cannot read samples.bin\n")
             fw_exit(1)
         }
+        let fusionAllocations = fw_allocation_count() &- allocationsBefore
         var line = Line()
         line.add("checksum="); line.hex(checksum.value)
         line.add(" updates="); line.decimal(UInt64(nine.updates))
@@ -39,6 +41,9 @@ struct Firmware {
             line.add(" static_ram_bytes="); line.decimal(UInt64(fw_static_ram_bytes()))
             line.add(" heap_bytes="); line.decimal(UInt64(fw_heap_bytes()))
             line.add(" stack_bytes="); line.decimal(UInt64(fw_stack_bytes()))
+            line.print()
+            // Counted by the firmware's allocator: the two passes must make none.
+            line.add("allocations fusion_passes="); line.decimal(UInt64(fusionAllocations))
             line.print()
         }
         multiplyCheck(seed: checksum.value)

@@ -22,6 +22,8 @@ uint32_t fw_calibration_ticks(void);
 uint32_t fw_static_ram_bytes(void);
 uint32_t fw_heap_bytes(void);
 uint32_t fw_stack_bytes(void);
+/// How many allocations (posix_memalign) the program has made so far (0 on the host).
+uint32_t fw_allocation_count(void);
 /// Flash used by the image: .text + .rodata + .data's initial values (0 on the host).
 uint32_t fw_flash_bytes(void);
 /// 1 on the target, 0 on the host.

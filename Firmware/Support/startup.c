@@ -98,8 +98,11 @@ typedef struct Block {
     uint32_t pad[2];
 } Block;
 static Block *freeList;
+static uint32_t allocationCount;
+uint32_t fw_allocation_count(void) { return allocationCount; }
 
 int posix_memalign(void **result, size_t alignment, size_t size) {
+    allocationCount++;
     if (alignment > 16) { return 22; /* EINVAL */ }
     uint32_t need = (uint32_t)((size + 15) & ~(size_t)15) + sizeof(Block);
     Block **link = &freeList;
