@@ -201,5 +201,7 @@ sys.exit(0 if ok else 1)
 EOF
 
 if [ "${FIRMWARE_PROFILE:-0}" = 1 ]; then
+    echo "check-firmware: where the instructions go, ours then x-io Fusion's"
     python3 Firmware/profile.py "$fw/firmware.elf" "$outdir"
+    python3 Firmware/profile.py "$xio/xio.elf" "$outdir" '^FusionAhrsUpdate$' '^FusionAhrsUpdateNoMagnetometer$'
 fi
