@@ -183,13 +183,13 @@ print(f"check-firmware: x-io Fusion's image: flash {xio.get('flash_bytes')} byte
 # The lines both builds print: the driver's decoded samples and the Int64 products.
 checks_target = re.findall(r"^(?:driver|multiply) .*$", target_text, re.M)
 checks_host = re.findall(r"^(?:driver|multiply) .*$", host_text, re.M)
-ok = target["checksum"] == host["checksum"] == libgcc.get("checksum") and checks_target == checks_host and len(checks_target) == 3
-if checks_target != checks_host or len(checks_target) != 3:
+ok = target["checksum"] == host["checksum"] == libgcc.get("checksum") and checks_target == checks_host and len(checks_target) == 5
+if checks_target != checks_host or len(checks_target) != 5:
     print("check-firmware: FAIL: the driver samples or the Int64 products differ between the firmware and Linux "
           "(or are missing)", file=sys.stderr)
 # The firmware's allocator counts: neither the fusion passes nor the driver's reads may allocate.
 allocations = dict(re.findall(r"^allocations (\w+)=(\d+)$", target_text, re.M))
-if sorted(allocations) != ["fusion_passes", "mpu6050_reads"] or any(v != "0" for v in allocations.values()):
+if sorted(allocations) != ["fusion_passes", "lsm9ds1_reads", "mpu6050_reads"] or any(v != "0" for v in allocations.values()):
     print(f"check-firmware: FAIL: allocations on the target: {allocations or 'not reported'} (expected none)", file=sys.stderr)
     ok = False
 if target["checksum"] != host["checksum"]:

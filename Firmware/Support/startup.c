@@ -265,6 +265,18 @@ FETCH_OP(and, &)
 FETCH_OP(or, |)
 FETCH_OP(xor, ^)
 
+// The seed of the standard library's hashing (Dictionary, Set: the LSM9DS1 driver's table of
+// gyro bandwidths is one). A seed only changes a table's layout, never what it holds; a
+// firmware without an attacker to flood its tables needs no entropy, so it is fixed.
+void arc4random_buf(void *buffer, size_t count) {
+    uint32_t state = 0x2545F491u;
+    uint8_t *b = buffer;
+    while (count--) {
+        state ^= state << 13, state ^= state >> 17, state ^= state << 5;
+        *b++ = (uint8_t)state;
+    }
+}
+
 // -fstack-protector's canary and its failure.
 uintptr_t __stack_chk_guard = 0x595e9fbdu;
 _Noreturn void __stack_chk_fail(void) {
