@@ -31,7 +31,7 @@ echo "== libgpiod 2.x build check"
 bash Scripts/check-libgpiod-v2.sh
 echo "== embedded check (the fusion core for a Cortex-M0+, no soft float)"
 bash Scripts/check-embedded.sh .build/embedded
-echo "== firmware check (the fusion core and the MPU-6050 driver on QEMU's microbit, bit-exact against Linux)"
+echo "== firmware check (the fusion core and the chip drivers on QEMU's microbit, bit-exact against Linux)"
 bash Scripts/check-firmware.sh .build/firmware
 
 echo "== fuzzing (libFuzzer: the log reader, the TOML loaders, the register decoders; 60 s)"
