@@ -17,6 +17,9 @@ if [ "${1:-}" = "--tests" ]; then
         busybox-static   # … with a static busybox (shell, insmod, i2cset/i2cget/i2cdetect) as its userland
         util-linux       # `script`: the pseudo-terminal of the calibration display test
         golang-github-burntsushi-toml-dev  # ships toml-test, TOML's conformance suite, for the TOML reader's tests
+        qemu-system-arm            # Scripts/check-firmware.sh runs the firmware on QEMU's microbit (Cortex-M0)
+        gcc-arm-none-eabi          # … links it (and builds x-io Fusion's C for the comparison)
+        libnewlib-arm-none-eabi    # … with newlib's soft-float libm
     )
 fi
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Sets up a fresh Debian 12 machine (with Swift installed) and runs every test the project has:
 # the Swift tests, the kernel test under QEMU, the libgpiod 2.x build check, the embedded build of
-# the fusion core, a minute of fuzzing (Scripts/fuzz.sh). Exits non-zero when
+# the fusion core, the fusion core as firmware on an emulated Cortex-M0 (bit-exact against
+# Linux, its cost beside x-io Fusion's), a minute of fuzzing (Scripts/fuzz.sh). Exits non-zero when
 # any of them fails, and ends with one summary line counting what passed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -30,8 +31,10 @@ echo "== libgpiod 2.x build check"
 bash Scripts/check-libgpiod-v2.sh
 echo "== embedded check (the fusion core for a Cortex-M0+, no soft float)"
 bash Scripts/check-embedded.sh .build/embedded
+echo "== firmware check (the fusion core and the chip drivers on QEMU's microbit, bit-exact against Linux)"
+bash Scripts/check-firmware.sh .build/firmware
 
 echo "== fuzzing (libFuzzer: the TOML reader and loaders, the log reader, the register decoders; kept inputs, then fixed-seed runs)"
 bash Scripts/fuzz.sh
 
-echo "summary: $((swift_tests + kernel_checks + 3)) passed, 0 failed"
+echo "summary: $((swift_tests + kernel_checks + 4)) passed, 0 failed"

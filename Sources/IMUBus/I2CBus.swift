@@ -30,6 +30,20 @@ public protocol I2CBus: AnyObject {
     /// while it is read (MPU-6050's FIFO_R_W). One transaction where the adapter can; adapters
     /// that need several must re-address the same register each time.
     func readFIFO(_ address: UInt8, port register: UInt8, into buffer: UnsafeMutableRawBufferPointer) throws(I2CError)
+
+    // The register accesses the drivers make through `any I2CBus`. Requirements (with the
+    // defaults below) rather than extension-only methods, so that a call on an existential goes
+    // through the witness table: Embedded Swift (the firmware build) has no unspecialised
+    // generic code, and an extension method called on `any I2CBus` would have none to run.
+
+    /// Reads one register: write the register address, repeated start, read one byte.
+    func readRegister(_ address: UInt8, _ register: UInt8) throws(I2CError) -> UInt8
+
+    /// Reads `buffer.count` consecutive registers starting at `register` in one transaction.
+    func readRegisters(_ address: UInt8, _ register: UInt8, into buffer: UnsafeMutableRawBufferPointer) throws(I2CError)
+
+    /// Writes one register: register address then value, in one write.
+    func writeRegister(_ address: UInt8, _ register: UInt8, _ value: UInt8) throws(I2CError)
 }
 
 extension I2CBus {
