@@ -69,7 +69,8 @@ public func fixedFusionUpdate(
     }
     if s.rest.isAtRest && c.parameters.restBiasEnabled {
         FixedGyroBiasEstimator.restStep(
-            bias: &s.bias, reference: s.rest.gyroReference.stage2, gain: s.gains.restBias, clip: s.biasLimit(c))
+            bias: &s.bias, reference: s.rest.stillMean, gain: s.gains.restBias, center: s.biasRangeCenter(c),
+            clip: s.biasLimit(c))
     }
 
     // magneticDt ≥ interval without its saturation: the interval (< 1 s) is below the limit,
@@ -103,13 +104,34 @@ func fixedFusionDecimatedStep(state s: inout FixedFusionState, coefficients c: F
     // (span ≤ 8 · 1.02 s, so span · 2^30 fits).
     let warmUpGain = s.elapsed < c.accelerometerTau ? ((sums.span &<< 30) &+ s.elapsed / 2) / s.elapsed : 0
     s.rest.update(
-        gyro: gyro, specificForce: specificForce, sums: sums, gains: s.gains, warmUpGain: warmUpGain, coefficients: c)
+        gyro: gyro, specificForce: specificForce, sums: sums, gains: s.gains, warmUpGain: warmUpGain,
+        biasCenter: s.biasCenter, coefficients: c)
+    // At rest with a rate beyond restRelevelGap from the estimate: the reference's re-levelling
+    // (an offset nobody calibrated): the bias jumps to the mean rate at rest, the gravity low-pass
+    // starts again from this sample, the inclination turns onto it exactly.
+    var relevel = false
+    if s.rest.isAtRest && c.parameters.restBiasEnabled {
+        let measured = s.rest.stillMean.componentsClamped(c.restBiasClip)
+        let gap = measured - s.bias
+        if gap.x.magnitude > c.restRelevelGap.magnitude || gap.y.magnitude > c.restRelevelGap.magnitude
+            || gap.z.magnitude > c.restRelevelGap.magnitude {
+            s.bias = measured
+            s.biasCenter = measured
+            let gravity = s.gyroAttitude.rotatedWide(FixedVector3(x: -s.lastAccel.x, y: -s.lastAccel.y, z: -s.lastAccel.z))
+            s.accelLowPass.stage1 = gravity
+            s.accelLowPass.stage2 = gravity
+            s.biasEstimator.rememberBias(s.bias)
+            relevel = true
+        }
+    }
     let correction = FixedInclinationCorrection.update(
-        inclination: &s.inclination, lowPass: &s.accelLowPass, sums: sums, gains: s.gains, warmUpGain: warmUpGain)
+        inclination: &s.inclination, lowPass: &s.accelLowPass, sums: sums, gains: s.gains, warmUpGain: warmUpGain,
+        exact: relevel)
     if c.parameters.motionBiasEnabled {
         s.biasEstimator.update(
             bias: &s.bias, isAtRest: s.rest.isAtRest, correction: correction, rows: s.unitAttitude6D.unitRotationMatrix,
-            sums: sums, gains: s.gains, warmUpGain: warmUpGain, limit: s.biasLimit(c), coefficients: c)
+            sums: sums, gains: s.gains, warmUpGain: warmUpGain, center: s.biasRangeCenter(c), limit: s.biasLimit(c),
+            coefficients: c)
     }
 }
 
@@ -119,6 +141,13 @@ extension FixedFusionState {
     @inlinable @inline(__always)
     func biasLimit(_ c: FixedFusionCoefficients) -> Int64 {
         heading.isInitialised && c.verticalBiasRate > 0 ? c.magneticBiasClip : c.biasClip
+    }
+
+    /// Where that range is centred: the offset last measured at rest beyond biasClip in 6D,
+    /// zero in 9D.
+    @inlinable @inline(__always)
+    func biasRangeCenter(_ c: FixedFusionCoefficients) -> WideVector3 {
+        heading.isInitialised && c.verticalBiasRate > 0 ? .zero : biasCenter
     }
 }
 

@@ -18,7 +18,7 @@ public struct FixedGyroBiasEstimator: Sendable, Equatable {
     @inlinable @inline(__always)
     mutating func update(
         bias: inout WideVector3, isAtRest: Bool, correction phi: (x: Int64, y: Int64), rows r: FixedMatrix3,
-        sums: FixedFusionDecimation, gains: FixedFusionGains, warmUpGain: Int64, limit: Int64,
+        sums: FixedFusionDecimation, gains: FixedFusionGains, warmUpGain: Int64, center: WideVector3, limit: Int64,
         coefficients c: FixedFusionCoefficients
     ) {
         // The innovation's clip, biasClip · span as the reference (Q40 rad; span < 1.5 s even when the
@@ -48,14 +48,28 @@ public struct FixedGyroBiasEstimator: Sendable, Equatable {
                 x: bias.x &+ wideProduct(exLpFactors.0, sx) &+ wideProduct(eyLpFactors.0, sy),
                 y: bias.y &+ wideProduct(exLpFactors.1, sx) &+ wideProduct(eyLpFactors.1, sy),
                 z: bias.z &+ wideProduct(exLpFactors.2, sx) &+ wideProduct(eyLpFactors.2, sy))
-            bias = bias.componentsClamped(limit)
+            bias = (bias - center).componentsClamped(limit) + center
         }
+    }
+
+    /// After the bias jumped (an offset measured at rest): the memory of R·b takes the new bias
+    /// (see the reference's `rememberBias`).
+    @inlinable @inline(__always)
+    mutating func rememberBias(_ bias: WideVector3) {
+        @inline(__always) func rotated(_ east: WideVector3, _ north: WideVector3) -> WideVector3 {
+            let ex = east.q30Factors, ey = north.q30Factors
+            return WideVector3(
+                x: wideProduct(ex.x, bias.x) &+ wideProduct(ex.y, bias.y) &+ wideProduct(ex.z, bias.z),
+                y: wideProduct(ey.x, bias.x) &+ wideProduct(ey.y, bias.y) &+ wideProduct(ey.z, bias.z), z: 0)
+        }
+        rotatedBiasLowPass.stage1 = rotated(eastLowPass.stage1, northLowPass.stage1)
+        rotatedBiasLowPass.stage2 = rotated(eastLowPass.stage2, northLowPass.stage2)
     }
 
     /// At rest the bias follows the low-passed rate (`reference`, Q40 rad/s), every sample.
     @inlinable @inline(__always)
-    static func restStep(bias: inout WideVector3, reference: WideVector3, gain: Int64, clip: Int64) {
-        bias = (bias + (reference - bias).scaled(by: gain)).componentsClamped(clip)
+    static func restStep(bias: inout WideVector3, reference: WideVector3, gain: Int64, center: WideVector3, clip: Int64) {
+        bias = (bias + (reference - bias).scaled(by: gain) - center).componentsClamped(clip) + center
     }
 
     /// 9D: the step −gain·e along the vertical in device axes (`up`: row 2 of R(q6), Q2.30) for
