@@ -24,8 +24,8 @@ public struct FusionParameters: Sendable, Equatable {
     /// by τ_rest); one about the vertical does not, without a magnetometer (it leaves the tilt
     /// alone, and the in-motion estimate takes it back once the device tilts).
     public var restStrictAccelThreshold: Double = 0.25 / 9.81
-    /// The largest zero-rate offset rest may measure (rad/s, per axis): the datasheets'
-    /// (MPU-6050 PS §6.1 ±20°/s; LSM9DS1 DS Table 3 G_TyOff ±30°/s).
+    /// The largest zero-rate offset rest may measure and the 6D estimate's range (rad/s, per
+    /// axis): the datasheets' (MPU-6050 PS §6.1 ±20°/s; LSM9DS1 DS Table 3 G_TyOff ±30°/s).
     public var restBiasClip: Double = 30.0 * .pi / 180
     /// The offset measured at rest is the mean rate since the rest began, over at most this
     /// long (s): older stillness fades, so an offset drifting with temperature is followed.
@@ -45,10 +45,10 @@ public struct FusionParameters: Sendable, Equatable {
     /// Time constant of the in-motion bias gradient step (on innovations that are already
     /// low-passed with `accelerometerTau`).
     public var motionBiasTau: Double = 5.0
-    /// What the accelerometer and the loose rest test may attribute to bias (rad/s, per axis),
-    /// around the last offset measured at rest beyond it (`FusionState.biasCenter`, 0 until
-    /// then): a steady rate beyond it is rotation, and without a magnetometer the estimate
-    /// stays inside.
+    /// What one in-motion step may attribute to bias (the innovation's clip, rad/s per axis)
+    /// and the loose rest test's range around the last offset measured at rest
+    /// (`FusionState.biasCenter`, 0 until then): a steady rate beyond it is rotation unless the
+    /// strict test says still. The estimate itself stays within restBiasClip (6D).
     public var biasClip: Double = 2.0 * .pi / 180
     /// 9D: the bias along the vertical is learnt from the heading corrections (see
     /// `HeadingCorrection`): the heading's model gets a rate. This time constant sets how fast:

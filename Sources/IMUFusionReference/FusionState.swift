@@ -27,7 +27,7 @@ public struct FusionState: Sendable, Equatable {
     /// Gyro bias estimate (rad/s, device frame).
     public var bias = Vector3.zero
     /// The offset last measured at rest when it was beyond restRelevelGap from the estimate
-    /// (rad/s; 0 until then): the 6D estimate stays within biasClip of it.
+    /// (rad/s; 0 until then): a steady rate within biasClip of it passes the loose rest test.
     public var biasCenter = Vector3.zero
     public var biasEstimator = GyroBiasEstimator()
     /// The inclination correction's decimation (force summed since its last run).

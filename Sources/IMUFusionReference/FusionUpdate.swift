@@ -65,10 +65,10 @@ public func update(
     let q6 = s.attitude6D
     // Beyond biasClip only once the heading can confirm it (9D, see HeadingCorrection).
     let nineD = s.heading.isInitialised && p.magneticBiasTau > 0
-    let biasLimit = nineD ? max(p.magneticBiasClip, p.biasClip) : p.biasClip
+    let biasLimit = nineD ? max(p.magneticBiasClip, p.biasClip) : p.restBiasClip
     s.biasEstimator.update(
         bias: &s.bias, rest: s.rest, correction: correction, attitude6D: q6, dt: dt, gains: s.gains,
-        warmUpGain: warmUpGain, center: nineD ? .zero : s.biasCenter, limit: biasLimit, parameters: p)
+        warmUpGain: warmUpGain, limit: biasLimit, parameters: p)
 
     s.magneticDt += dt
     if let mag, s.magneticDt >= s.gains.magneticMinimumInterval, isFinite(mag) {

@@ -30,11 +30,11 @@ public struct GyroBiasEstimator: Sendable, Equatable {
 
     /// The in-motion part runs every `gains.biasDecimation`-th sample on the correction angles summed since its last run and with the time they
     /// span; its low-passes use the gain for that span. The rest part runs every sample.
-    /// `limit`: the range of every component (biasClip, or magneticBiasClip in 9D).
+    /// `limit`: the range of every component (restBiasClip, or magneticBiasClip in 9D).
     @inline(__always)
     mutating func update(
         bias: inout Vector3, rest: RestDetector, correction: (x: Double, y: Double),
-        attitude6D q: Quaternion, dt: Double, gains: FusionGains, warmUpGain: Double, center: Vector3,
+        attitude6D q: Quaternion, dt: Double, gains: FusionGains, warmUpGain: Double,
         limit: Double, parameters p: FusionParameters
     ) {
         if p.motionBiasEnabled {
@@ -68,7 +68,7 @@ public struct GyroBiasEstimator: Sendable, Equatable {
         if rest.isAtRest && p.restBiasEnabled {
             bias += gains.restBias * (rest.stillMean - bias)
         }
-        bias = center + Self.clipped(bias - center, limit)
+        bias = Self.clipped(bias, limit)
     }
 
     /// After the bias jumped (an offset measured at rest): the memory of R·b̂ takes the new

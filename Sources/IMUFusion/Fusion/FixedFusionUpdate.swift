@@ -69,8 +69,7 @@ public func fixedFusionUpdate(
     }
     if s.rest.isAtRest && c.parameters.restBiasEnabled {
         FixedGyroBiasEstimator.restStep(
-            bias: &s.bias, reference: s.rest.stillMean, gain: s.gains.restBias, center: s.biasRangeCenter(c),
-            clip: s.biasLimit(c))
+            bias: &s.bias, reference: s.rest.stillMean, gain: s.gains.restBias, clip: s.biasLimit(c))
     }
 
     // magneticDt ≥ interval without its saturation: the interval (< 1 s) is below the limit,
@@ -130,24 +129,16 @@ func fixedFusionDecimatedStep(state s: inout FixedFusionState, coefficients c: F
     if c.parameters.motionBiasEnabled {
         s.biasEstimator.update(
             bias: &s.bias, isAtRest: s.rest.isAtRest, correction: correction, rows: s.unitAttitude6D.unitRotationMatrix,
-            sums: sums, gains: s.gains, warmUpGain: warmUpGain, center: s.biasRangeCenter(c), limit: s.biasLimit(c),
-            coefficients: c)
+            sums: sums, gains: s.gains, warmUpGain: warmUpGain, limit: s.biasLimit(c), coefficients: c)
     }
 }
 
 extension FixedFusionState {
-    /// The bias range: beyond biasClip only once the heading can confirm it (9D, see
-    /// FixedHeadingCorrection).
+    /// The bias range: the datasheets' offsets (restBiasClip), magneticBiasClip once the
+    /// heading can confirm it (9D, see FixedHeadingCorrection).
     @inlinable @inline(__always)
     func biasLimit(_ c: FixedFusionCoefficients) -> Int64 {
-        heading.isInitialised && c.verticalBiasRate > 0 ? c.magneticBiasClip : c.biasClip
-    }
-
-    /// Where that range is centred: the offset last measured at rest beyond biasClip in 6D,
-    /// zero in 9D.
-    @inlinable @inline(__always)
-    func biasRangeCenter(_ c: FixedFusionCoefficients) -> WideVector3 {
-        heading.isInitialised && c.verticalBiasRate > 0 ? .zero : biasCenter
+        heading.isInitialised && c.verticalBiasRate > 0 ? c.magneticBiasClip : c.restBiasClip
     }
 }
 

@@ -18,7 +18,7 @@ public struct FixedGyroBiasEstimator: Sendable, Equatable {
     @inlinable @inline(__always)
     mutating func update(
         bias: inout WideVector3, isAtRest: Bool, correction phi: (x: Int64, y: Int64), rows r: FixedMatrix3,
-        sums: FixedFusionDecimation, gains: FixedFusionGains, warmUpGain: Int64, center: WideVector3, limit: Int64,
+        sums: FixedFusionDecimation, gains: FixedFusionGains, warmUpGain: Int64, limit: Int64,
         coefficients c: FixedFusionCoefficients
     ) {
         // The innovation's clip, biasClip · span as the reference (Q40 rad; span < 1.5 s even when the
@@ -48,7 +48,7 @@ public struct FixedGyroBiasEstimator: Sendable, Equatable {
                 x: bias.x &+ wideProduct(exLpFactors.0, sx) &+ wideProduct(eyLpFactors.0, sy),
                 y: bias.y &+ wideProduct(exLpFactors.1, sx) &+ wideProduct(eyLpFactors.1, sy),
                 z: bias.z &+ wideProduct(exLpFactors.2, sx) &+ wideProduct(eyLpFactors.2, sy))
-            bias = (bias - center).componentsClamped(limit) + center
+            bias = bias.componentsClamped(limit)
         }
     }
 
@@ -68,8 +68,8 @@ public struct FixedGyroBiasEstimator: Sendable, Equatable {
 
     /// At rest the bias follows the low-passed rate (`reference`, Q40 rad/s), every sample.
     @inlinable @inline(__always)
-    static func restStep(bias: inout WideVector3, reference: WideVector3, gain: Int64, center: WideVector3, clip: Int64) {
-        bias = (bias + (reference - bias).scaled(by: gain) - center).componentsClamped(clip) + center
+    static func restStep(bias: inout WideVector3, reference: WideVector3, gain: Int64, clip: Int64) {
+        bias = (bias + (reference - bias).scaled(by: gain)).componentsClamped(clip)
     }
 
     /// 9D: the step −gain·e along the vertical in device axes (`up`: row 2 of R(q6), Q2.30) for
