@@ -6,7 +6,10 @@
 #   3. the per-trial table of both, the means, and the dataset README's published VQF figures;
 #   4. VQF's C++ (shipped inside the PyPI package) built with g++ -O2 and timed per 9D update on
 #      trial 07 (Scripts/vqf-timing.cpp), then `imu bench fusion --input` on the same samples as
-#      a replay CSV, and the ratio ours / VQF.
+#      a replay CSV, and the ratio ours / VQF;
+#   5. x-io Fusion's C (the sources inside the PyPI sdist imufusion 1.3.3) built with gcc -O2 and
+#      timed per 9D update on the same trial (Scripts/xio-fusion-timing.c: ENU, gain 0.5, 10°
+#      rejections, 5 s timeout), and the ratio ours / x-io Fusion (issue 19, goal ≤ 1.0).
 # Where `imu bench broad` or `imu bench fusion` does not exist yet, VQF's side is printed and
 # ours is said to be missing; nothing is made up. Exits 0 when the dataset is absent.
 #
@@ -30,7 +33,7 @@
 #     ns_per_update (key exactly that) is the 9D fixed-point update's time per sample, best pass,
 #     excluding reading and parsing the log.
 #
-# Needs: python3 with venv, g++, swift. Caches (gitignored) in .build-broad/: the venv with vqf
+# Needs: python3 with venv, g++, gcc, swift. Caches (gitignored) in .build-broad/: the venv with vqf
 # and numpy, the compiled harness, the replay CSV of trial 07, and each step's JSON.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -54,6 +57,23 @@ python=$cache/venv/bin/python
 if ! "$python" -c 'import importlib.metadata as m, numpy; assert m.version("vqf") == "2.1.2"' 2>/dev/null; then
     "$python" -m pip install --quiet "vqf==2.1.2" numpy
 fi
+
+# x-io Fusion's C sources: the pinned sdist, fetched once with pip (which prepares its metadata
+# in an isolated build environment: minutes on a loaded machine, once), checked against its
+# SHA-256 and unpacked in the cache.
+xio_version=1.3.3
+xio_sha256=b2175e5ed1e1cca95ef8673432d1f089037f957cde4325a510738c9e7ad3b87d
+xio_tarball=$cache/imufusion-$xio_version.tar.gz
+xio_dir=$cache/imufusion-$xio_version
+if [ ! -f "$xio_tarball" ]; then
+    echo "== x-io Fusion $xio_version sdist (pip download)"
+    "$python" -m pip download --quiet --no-deps --no-binary :all: "imufusion==$xio_version" -d "$cache"
+fi
+if ! echo "$xio_sha256  $xio_tarball" | sha256sum --check --status; then
+    echo "bench-broad: $xio_tarball is not the imufusion $xio_version sdist (SHA-256 differs)" >&2
+    exit 1
+fi
+[ -f "$xio_dir/Fusion/FusionAhrs.c" ] || tar -xzf "$xio_tarball" -C "$cache"
 
 echo "== VQF on every trial (9D and 6D, default parameters)"
 "$python" Scripts/broad_vqf.py vqf "$dataset" "$cache/vqf.json"
@@ -113,7 +133,9 @@ echo "VQF C++ (g++ -O2): $vqf_ns ns per 9D update"
 
 # The same samples in the project's own log format, which is what `imu bench fusion` reads.
 "$python" Scripts/broad_vqf.py replay-csv "$dataset/$timing_trial.csv" "$cache/$timing_trial.replay.csv"
+ours_timed=0
 if run_imu ours-fusion bench fusion --input "$cache/$timing_trial.replay.csv" --json; then
+    ours_timed=1
     "$python" - "$cache/ours-fusion.json" "$vqf_ns" <<'EOF'
 import json, sys
 ours = json.load(open(sys.argv[1]))["ns_per_update"]
@@ -123,4 +145,19 @@ print(f"ratio ours / VQF: {ours / vqf:.3f} (goal ≤ 0.200)")
 EOF
 else
     echo "bench-broad: 'imu bench fusion' is not implemented yet: our time and the ratio are missing"
+fi
+
+# x-io Fusion's own sources, unchanged, in single precision (its only one); gcc -O2.
+gcc -O2 -std=c99 -D_POSIX_C_SOURCE=199309L -I "$xio_dir/Fusion" -o "$cache/xio-fusion-timing" \
+    Scripts/xio-fusion-timing.c "$xio_dir"/Fusion/*.c -lm
+"$cache/xio-fusion-timing" "$dataset/$timing_trial.csv" >"$cache/xio-fusion-timing.json"
+xio_ns=$("$python" -c 'import json,sys; print(json.load(open(sys.argv[1]))["ns_per_update"])' "$cache/xio-fusion-timing.json")
+echo "x-io Fusion C $xio_version (gcc -O2): $xio_ns ns per 9D update"
+if [ "$ours_timed" -eq 1 ]; then
+    "$python" - "$cache/ours-fusion.json" "$xio_ns" <<'EOF'
+import json, sys
+ours = json.load(open(sys.argv[1]))["ns_per_update"]
+xio = float(sys.argv[2])
+print(f"ratio ours / x-io Fusion: {ours / xio:.3f} (goal ≤ 1.0)")
+EOF
 fi

@@ -17,6 +17,25 @@ public struct FusionParameters: Sendable, Equatable {
     /// Rest detection: largest deviation of the acceleration from its reference (g).
     public var restAccelThreshold: Double = 0.5 / 9.81
 
+    /// Rest detection for a gyro whose offset is beyond `biasClip` (an uncalibrated part): the
+    /// rate's reference may be anywhere inside `restBiasClip` when the acceleration stays this
+    /// close to its reference (g), half `restAccelThreshold`. A rotation about a horizontal
+    /// axis turns gravity in the device frame and shows here from ≈ 1.5°/s (the reference lags
+    /// by τ_rest); one about the vertical does not, without a magnetometer (it leaves the tilt
+    /// alone, and the in-motion estimate takes it back once the device tilts).
+    public var restStrictAccelThreshold: Double = 0.25 / 9.81
+    /// The largest zero-rate offset rest may measure and the 6D estimate's range (rad/s, per
+    /// axis): the datasheets' (MPU-6050 PS §6.1 ±20°/s; LSM9DS1 DS Table 3 G_TyOff ±30°/s).
+    public var restBiasClip: Double = 30.0 * .pi / 180
+    /// The offset measured at rest is the mean rate since the rest began, over at most this
+    /// long (s): older stillness fades, so an offset drifting with temperature is followed.
+    public var restMeanWindow: Double = 10.0
+    /// At rest, a measured offset this far (rad/s, on any axis) from the estimate re-levels at
+    /// once: the bias takes it, the gravity low-pass starts again from the still sample. A
+    /// bias error ε turned the gyro frame while the low-pass averaged over ~τ_acc/2, so the
+    /// tilt is off by about ε·τ_acc/2: 0.5°/s → 1°.
+    public var restRelevelGap: Double = 0.5 * .pi / 180
+
     /// Gyro bias estimation at rest (from the low-passed rate) on or off.
     public var restBiasEnabled = true
     /// Time constant with which the bias follows the low-passed rate at rest.
@@ -26,8 +45,10 @@ public struct FusionParameters: Sendable, Equatable {
     /// Time constant of the in-motion bias gradient step (on innovations that are already
     /// low-passed with `accelerometerTau`).
     public var motionBiasTau: Double = 5.0
-    /// What the accelerometer and rest detection may attribute to bias (rad/s, per axis): a
-    /// steady rate beyond it is rotation, and without a magnetometer the estimate stays inside.
+    /// What one in-motion step may attribute to bias (the innovation's clip, rad/s per axis)
+    /// and the loose rest test's range around the last offset measured at rest
+    /// (`FusionState.biasCenter`, 0 until then): a steady rate beyond it is rotation unless the
+    /// strict test says still. The estimate itself stays within restBiasClip (6D).
     public var biasClip: Double = 2.0 * .pi / 180
     /// 9D: the bias along the vertical is learnt from the heading corrections (see
     /// `HeadingCorrection`): the heading's model gets a rate. This time constant sets how fast:

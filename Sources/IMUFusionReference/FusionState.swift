@@ -26,6 +26,9 @@ public struct FusionState: Sendable, Equatable {
     public var accelLowPass = CascadedLowPass()
     /// Gyro bias estimate (rad/s, device frame).
     public var bias = Vector3.zero
+    /// The offset last measured at rest when it was beyond restRelevelGap from the estimate
+    /// (rad/s; 0 until then): a steady rate within biasClip of it passes the loose rest test.
+    public var biasCenter = Vector3.zero
     public var biasEstimator = GyroBiasEstimator()
     /// The inclination correction's decimation (force summed since its last run).
     public var inclinationDecimation = InclinationDecimation()

@@ -31,19 +31,41 @@ public func update(
     }
 
     let specificForce = -accel
+    let decimated = s.decimationPhase == 0
     s.rest.update(
-        gyro: gyro, specificForce: specificForce, dt: dt, gains: s.gains, warmUpGain: warmUpGain, parameters: p)
+        gyro: gyro, specificForce: specificForce, dt: dt, gains: s.gains, warmUpGain: warmUpGain,
+        biasCenter: s.biasCenter, parameters: p)
 
     s.gyroAttitude = integrateRotation(s.gyroAttitude, rate: gyro - s.bias, dt: dt)
+
+    // At rest with a rate far (beyond restRelevelGap) from the estimate: an offset nobody
+    // calibrated (or one that moved). The low-passed rate is the offset; the gyro frame has turned at the
+    // old error, so the gravity low-pass starts again from this sample, the inclination turns
+    // onto it exactly, and the in-motion estimate's memory of R·b takes the new bias.
+    var relevel = false
+    if decimated && s.rest.isAtRest && p.restBiasEnabled {
+        let measured = GyroBiasEstimator.clipped(s.rest.stillMean, p.restBiasClip)
+        let gap = measured - s.bias
+        if abs(gap.x) > p.restRelevelGap || abs(gap.y) > p.restRelevelGap || abs(gap.z) > p.restRelevelGap {
+            s.bias = measured
+            s.biasCenter = measured
+            let gravity = s.gyroAttitude.rotate(specificForce)
+            s.accelLowPass.stage1 = gravity
+            s.accelLowPass.stage2 = gravity
+            s.biasEstimator.rememberBias(s.bias)
+            relevel = true
+        }
+    }
 
     let correction = InclinationCorrection.update(
         inclination: &s.inclination, lowPass: &s.accelLowPass, decimation: &s.inclinationDecimation,
         gyroAttitude: s.gyroAttitude,
-        specificForce: specificForce, gains: s.gains, warmUpGain: warmUpGain)
+        specificForce: specificForce, gains: s.gains, warmUpGain: warmUpGain, exact: relevel)
 
     let q6 = s.attitude6D
     // Beyond biasClip only once the heading can confirm it (9D, see HeadingCorrection).
-    let biasLimit = s.heading.isInitialised && p.magneticBiasTau > 0 ? max(p.magneticBiasClip, p.biasClip) : p.biasClip
+    let nineD = s.heading.isInitialised && p.magneticBiasTau > 0
+    let biasLimit = nineD ? max(p.magneticBiasClip, p.biasClip) : p.restBiasClip
     s.biasEstimator.update(
         bias: &s.bias, rest: s.rest, correction: correction, attitude6D: q6, dt: dt, gains: s.gains,
         warmUpGain: warmUpGain, limit: biasLimit, parameters: p)

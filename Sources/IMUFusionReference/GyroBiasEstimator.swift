@@ -30,12 +30,12 @@ public struct GyroBiasEstimator: Sendable, Equatable {
 
     /// The in-motion part runs every `gains.biasDecimation`-th sample on the correction angles summed since its last run and with the time they
     /// span; its low-passes use the gain for that span. The rest part runs every sample.
-    /// `limit`: the range of every component (biasClip, or magneticBiasClip in 9D).
+    /// `limit`: the range of every component (restBiasClip, or magneticBiasClip in 9D).
     @inline(__always)
     mutating func update(
         bias: inout Vector3, rest: RestDetector, correction: (x: Double, y: Double),
-        attitude6D q: Quaternion, dt: Double, gains: FusionGains, warmUpGain: Double, limit: Double,
-        parameters p: FusionParameters
+        attitude6D q: Quaternion, dt: Double, gains: FusionGains, warmUpGain: Double,
+        limit: Double, parameters p: FusionParameters
     ) {
         if p.motionBiasEnabled {
             phase += 1
@@ -66,9 +66,17 @@ public struct GyroBiasEstimator: Sendable, Equatable {
             }
         }
         if rest.isAtRest && p.restBiasEnabled {
-            bias += gains.restBias * (rest.gyroReference.stage2 - bias)
+            bias += gains.restBias * (rest.stillMean - bias)
         }
         bias = Self.clipped(bias, limit)
+    }
+
+    /// After the bias jumped (an offset measured at rest): the memory of R·b̂ takes the new
+    /// bias, so the next innovations carry no step from the old one: each stage is LP[R]'s
+    /// stage times b (for a constant b, LP[R·b] = LP[R]·b stage by stage).
+    mutating func rememberBias(_ bias: Vector3) {
+        rotatedBiasLowPass.stage1 = Vector3(eastLowPass.stage1.dot(bias), northLowPass.stage1.dot(bias), 0)
+        rotatedBiasLowPass.stage2 = Vector3(eastLowPass.stage2.dot(bias), northLowPass.stage2.dot(bias), 0)
     }
 
     /// 9D: a heading error e (rad, `HeadingCorrection.lastError`) says the 6D frame turned about

@@ -15,7 +15,8 @@ enum InclinationCorrection {
     @inline(__always)
     static func update(
         inclination: inout Quaternion, lowPass: inout CascadedLowPass, decimation: inout InclinationDecimation,
-        gyroAttitude: Quaternion, specificForce: Vector3, gains: FusionGains, warmUpGain: Double
+        gyroAttitude: Quaternion, specificForce: Vector3, gains: FusionGains, warmUpGain: Double,
+        exact: Bool = false
     ) -> (x: Double, y: Double) {
         decimation.forceSum += gyroAttitude.rotate(specificForce)
         decimation.phase += 1
@@ -29,8 +30,8 @@ enum InclinationCorrection {
         let r = 1 / n2.squareRoot()
         // The correction as a small rotation vector in E6 (rad): turns a onto +z.
         let phi = (x: a.y * r, y: -a.x * r)
-        if warmUpGain > 0 {
-            // Start: the angle may be anything; exact half-way quaternion (|a| + a_z, a_y, −a_x, 0).
+        if warmUpGain > 0 || exact {
+            // Start (or a re-levelling at rest): the angle may be anything; exact half-way quaternion (|a| + a_z, a_y, −a_x, 0).
             let n = n2 * r
             let w = n + a.z
             let correction = w > 1e-9 * n

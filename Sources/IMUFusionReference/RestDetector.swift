@@ -11,6 +11,9 @@ public struct RestDetector: Sendable, Equatable {
     /// How long the samples have been close to the references (s).
     public var duration: Double = 0
     public var isAtRest = false
+    /// The mean raw rate since the samples came close to their references (rad/s): the offset
+    /// measured at rest, without the low-pass's memory of the motion before.
+    public var stillMean = Vector3(0, 0, 0)
     /// Time since the device was last at rest (s; infinite before the first rest): how old the
     /// rest measurement of the bias is.
     public var sinceRest = Double.infinity
@@ -29,7 +32,7 @@ public struct RestDetector: Sendable, Equatable {
     @inline(__always)
     mutating func update(
         gyro: Vector3, specificForce: Vector3, dt: Double,
-        gains: FusionGains, warmUpGain: Double, parameters p: FusionParameters
+        gains: FusionGains, warmUpGain: Double, biasCenter: Vector3, parameters p: FusionParameters
     ) {
         phase += 1
         gyroSum += gyro
@@ -37,6 +40,7 @@ public struct RestDetector: Sendable, Equatable {
         elapsedSinceUpdate += dt
         guard phase >= gains.biasDecimation else { return }
         let scale = 1 / Double(phase)
+        let gyroMean = scale * gyroSum
         let k = gains.restStageDecimated
         let gyroLp = gyroReference.update(scale * gyroSum, gain: k, warmUpGain: warmUpGain)
         let accelLp = accelReference.update(scale * forceSum, gain: k, warmUpGain: warmUpGain)
@@ -47,12 +51,20 @@ public struct RestDetector: Sendable, Equatable {
         elapsedSinceUpdate = 0
         let dg = gyro - gyroLp
         let da = specificForce - accelLp
-        // A large but steady rate is rotation, not a bias: the reference must stay inside the clip.
+        // Stillness from the rate's variation, not its size (an uncalibrated gyro reads its
+        // offset at rest). A steady rate near the known offset (within biasClip) passes the
+        // loose acceleration test; one anywhere inside restBiasClip only the strict one, which a
+        // rotation about a horizontal axis fails.
+        let near = gyroLp - biasCenter
+        let da2 = da.dot(da)
         let still = dg.dot(dg) < p.restGyroThreshold * p.restGyroThreshold
-            && da.dot(da) < p.restAccelThreshold * p.restAccelThreshold
-            && abs(gyroLp.x) < p.biasClip && abs(gyroLp.y) < p.biasClip && abs(gyroLp.z) < p.biasClip
+            && (da2 < p.restAccelThreshold * p.restAccelThreshold
+                && abs(near.x) < p.biasClip && abs(near.y) < p.biasClip && abs(near.z) < p.biasClip
+                || da2 < p.restStrictAccelThreshold * p.restStrictAccelThreshold
+                && abs(gyroLp.x) < p.restBiasClip && abs(gyroLp.y) < p.restBiasClip && abs(gyroLp.z) < p.restBiasClip)
         if still {
             duration += span
+            stillMean += (span / min(duration, p.restMeanWindow)) * (gyroMean - stillMean)
             if duration >= p.restMinDuration { isAtRest = true }
         } else {
             duration = 0

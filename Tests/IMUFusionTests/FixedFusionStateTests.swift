@@ -8,7 +8,7 @@ import Testing
     /// turning, 9D). Legitimate as a constant because input and filter are integer-only (see
     /// `FixedFusionIntegerRun`): no platform, compiler or optimisation level may change a bit.
     /// A deliberate change of the arithmetic changes it: record the new value in the same commit.
-    static let recordedHash: UInt64 = 0x738d_e7c9_3152_af5f
+    static let recordedHash: UInt64 = 0x7b30_d494_7dc8_5f17
 
     @Test func sameInputGivesByteIdenticalOutput() {
         var first = FixedFusionIntegerRun()
@@ -169,6 +169,10 @@ import Testing
         #expect(p.restBiasTauMilliseconds == ms(r.restBiasTau))
         #expect(p.motionBiasTauMilliseconds == ms(r.motionBiasTau))
         #expect(p.biasClip == Q30(r.biasClip))
+        #expect(p.restStrictAccelThreshold == Q30(r.restStrictAccelThreshold))
+        #expect(p.restBiasClip == Q30(r.restBiasClip))
+        #expect(p.restMeanWindowMilliseconds == ms(r.restMeanWindow))
+        #expect(p.restRelevelGap == Q30(r.restRelevelGap))
         #expect(p.magneticBiasTauMilliseconds == ms(r.magneticBiasTau))
         #expect(p.magneticBiasPriorDurationMilliseconds == ms(r.magneticBiasPriorDuration))
         #expect(p.magneticBiasRestHoldMilliseconds == ms(r.magneticBiasRestHold))

@@ -57,12 +57,13 @@ import Testing
         return rates.all.reduce(Vector3.zero, +) / Double(rates.all.count)
     }
 
-    /// Without a magnetometer nothing holds the heading: the arbitrary frame drifts at the
-    /// vertical component of the bias the filter has not learnt. The fusion core learns the
-    /// bias at rest only while every axis's rate stays within its ±2 °/s bias range; these
-    /// parts read more on some axis, so the whole vertical bias shows as drift.
+    /// Without a magnetometer nothing holds the heading: the arbitrary frame would drift at the
+    /// vertical component of a bias the filter had not learnt. The fusion core measures any
+    /// offset the datasheets allow while the device lies still (rest from the rate's variation,
+    /// not its size), so these uncalibrated parts — reading more than ±2 °/s on some axis, where
+    /// rest used to ignore them and the frame turned at the whole vertical bias — hold still.
     @Test(arguments: [ChipModel.mpu6050, .lsm9ds1])
-    func theArbitraryFrameDriftsWithTheGyroBias(chip: ChipModel) async throws {
+    func theArbitraryFrameHoldsStillWithAnUncalibratedGyro(chip: ChipModel) async throws {
         let bias = try await measuredBias(chip)
         let clock = ParkingClock(limit: Self.seconds)
         let board = typicalTwin(chip, clock: clock)
@@ -72,7 +73,9 @@ import Testing
         let expected = bias.z * Self.degrees * 60
         print("xArbitraryZVertical, \(chip.rawValue), typical twin, uncalibrated gyro (bias \(bias * Self.degrees) °/s): drift \(measured) °/min, vertical bias \(expected) °/min")
         #expect(abs(expected) > 10, "the twin's part has a vertical bias to show")
-        #expect(abs(measured - expected) < 0.1 * abs(expected), "drift \(measured) °/min, vertical bias \(expected) °/min")
+        // Not a turn at the vertical bias (−49 and +128 °/min for these parts): as still as
+        // with a stored gyro calibration (0.004 °/min below).
+        #expect(abs(measured) < 0.01 * abs(expected), "drift \(measured) °/min, vertical bias \(expected) °/min")
     }
 
     /// A compass calibration as `imu calibrate mag` makes it: the part's raw field through a

@@ -9,6 +9,7 @@ public struct FixedFusionCoefficients: Sendable, Equatable {
     public var magnetometerTau: Int64
     public var restFilterTau: Int64
     public var restMinDuration: Int64
+    public var restMeanWindow: Int64
     public var restBiasTau: Int64
     public var magneticCurrentTau: Int64
     public var magneticReferenceTau: Int64
@@ -23,9 +24,14 @@ public struct FixedFusionCoefficients: Sendable, Equatable {
     /// Squared thresholds, Q48 (compared with `WideVector3.squaredLengthQ48`).
     public var restGyroThresholdSquared: Int64
     public var restAccelThresholdSquared: Int64
+    public var restStrictAccelThresholdSquared: Int64
     public var magneticNewFieldMinRateSquared: Int64
     /// ±biasClip as Q40.
     public var biasClip: Int64
+    /// ±restBiasClip as Q40.
+    public var restBiasClip: Int64
+    /// restRelevelGap as Q40.
+    public var restRelevelGap: Int64
     /// The 9D bias range, max(magneticBiasClip, biasClip), as Q40.
     public var magneticBiasClip: Int64
     /// 1/τ_magBias as Q40 (1/s; 0 when off): the vertical bias step is k·e times this.
@@ -52,6 +58,7 @@ public struct FixedFusionCoefficients: Sendable, Equatable {
         magnetometerTau = seconds(p.magnetometerTauMilliseconds)
         restFilterTau = seconds(p.restFilterTauMilliseconds)
         restMinDuration = seconds(p.restMinDurationMilliseconds)
+        restMeanWindow = Swift.max(seconds(p.restMeanWindowMilliseconds), 1)
         restBiasTau = seconds(p.restBiasTauMilliseconds)
         magneticCurrentTau = seconds(p.magneticCurrentTauMilliseconds)
         magneticReferenceTau = seconds(p.magneticReferenceTauMilliseconds)
@@ -64,8 +71,11 @@ public struct FixedFusionCoefficients: Sendable, Equatable {
         magneticBiasRestHold = seconds(p.magneticBiasRestHoldMilliseconds)
         restGyroThresholdSquared = squaredQ48(p.restGyroThreshold)
         restAccelThresholdSquared = squaredQ48(p.restAccelThreshold)
+        restStrictAccelThresholdSquared = squaredQ48(p.restStrictAccelThreshold)
         magneticNewFieldMinRateSquared = squaredQ48(p.magneticNewFieldMinRate)
         biasClip = wide(p.biasClip.magnitude)
+        restBiasClip = wide(p.restBiasClip.magnitude)
+        restRelevelGap = wide(p.restRelevelGap.magnitude)
         magneticBiasClip = Swift.max(wide(p.magneticBiasClip.magnitude), biasClip)
         verticalBiasRate = p.magneticBiasTauMilliseconds > 0
             ? ((Int64(1000) &<< 40) &+ Int64(p.magneticBiasTauMilliseconds) / 2) / Int64(p.magneticBiasTauMilliseconds) : 0

@@ -18,6 +18,16 @@ public struct FixedFusionParameters: Sendable, Equatable {
     /// Rest detection: largest acceleration deviation, 0.5 m/s² = 0.0509684 g (Q2.30).
     public var restAccelThreshold = Q30(raw: 54_726_902)
 
+    /// Rest detection beyond biasClip (an uncalibrated gyro): the strict acceleration deviation,
+    /// 0.25 m/s² = 0.0254842 g (Q2.30), half restAccelThreshold.
+    public var restStrictAccelThreshold = Q30(raw: 27_363_451)
+    /// The largest offset rest may measure: ±30°/s = ±0.523599 rad/s (Q2.30), the datasheets'.
+    public var restBiasClip = Q30(raw: 562_209_904)
+    /// The rest offset is the mean rate since the rest began, over at most 10 s.
+    public var restMeanWindowMilliseconds: Int32 = 10_000
+    /// At rest, an offset 0.5°/s = 0.00872665 rad/s (Q2.30) from the estimate re-levels at once.
+    public var restRelevelGap = Q30(raw: 9_370_165)
+
     public var restBiasEnabled = true
     /// The bias follows the low-passed rate at rest with this time constant: 2 s.
     public var restBiasTauMilliseconds: Int32 = 2_000

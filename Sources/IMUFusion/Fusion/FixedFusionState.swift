@@ -29,6 +29,9 @@ public struct FixedFusionState: Sendable, Equatable {
     public var accelLowPass = FixedCascadedLowPass()
     /// Gyro bias estimate (Q40 rad/s, device frame).
     public var bias = WideVector3.zero
+    /// The offset last measured at rest by a re-levelling (Q40 rad/s; 0 until then): a steady
+    /// rate within biasClip of it passes the loose rest test.
+    public var biasCenter = WideVector3.zero
     public var biasEstimator = FixedGyroBiasEstimator()
     /// The samples since the decimated parts last ran, summed.
     public var decimation = FixedFusionDecimation()

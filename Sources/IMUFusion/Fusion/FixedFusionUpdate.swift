@@ -69,7 +69,7 @@ public func fixedFusionUpdate(
     }
     if s.rest.isAtRest && c.parameters.restBiasEnabled {
         FixedGyroBiasEstimator.restStep(
-            bias: &s.bias, reference: s.rest.gyroReference.stage2, gain: s.gains.restBias, clip: s.biasLimit(c))
+            bias: &s.bias, reference: s.rest.stillMean, gain: s.gains.restBias, clip: s.biasLimit(c))
     }
 
     // magneticDt ≥ interval without its saturation: the interval (< 1 s) is below the limit,
@@ -103,9 +103,29 @@ func fixedFusionDecimatedStep(state s: inout FixedFusionState, coefficients c: F
     // (span ≤ 8 · 1.02 s, so span · 2^30 fits).
     let warmUpGain = s.elapsed < c.accelerometerTau ? ((sums.span &<< 30) &+ s.elapsed / 2) / s.elapsed : 0
     s.rest.update(
-        gyro: gyro, specificForce: specificForce, sums: sums, gains: s.gains, warmUpGain: warmUpGain, coefficients: c)
+        gyro: gyro, specificForce: specificForce, sums: sums, gains: s.gains, warmUpGain: warmUpGain,
+        biasCenter: s.biasCenter, coefficients: c)
+    // At rest with a rate beyond restRelevelGap from the estimate: the reference's re-levelling
+    // (an offset nobody calibrated): the bias jumps to the mean rate at rest, the gravity low-pass
+    // starts again from this sample, the inclination turns onto it exactly.
+    var relevel = false
+    if s.rest.isAtRest && c.parameters.restBiasEnabled {
+        let measured = s.rest.stillMean.componentsClamped(c.restBiasClip)
+        let gap = measured - s.bias
+        if gap.x.magnitude > c.restRelevelGap.magnitude || gap.y.magnitude > c.restRelevelGap.magnitude
+            || gap.z.magnitude > c.restRelevelGap.magnitude {
+            s.bias = measured
+            s.biasCenter = measured
+            let gravity = s.gyroAttitude.rotatedWide(FixedVector3(x: -s.lastAccel.x, y: -s.lastAccel.y, z: -s.lastAccel.z))
+            s.accelLowPass.stage1 = gravity
+            s.accelLowPass.stage2 = gravity
+            s.biasEstimator.rememberBias(s.bias)
+            relevel = true
+        }
+    }
     let correction = FixedInclinationCorrection.update(
-        inclination: &s.inclination, lowPass: &s.accelLowPass, sums: sums, gains: s.gains, warmUpGain: warmUpGain)
+        inclination: &s.inclination, lowPass: &s.accelLowPass, sums: sums, gains: s.gains, warmUpGain: warmUpGain,
+        exact: relevel)
     if c.parameters.motionBiasEnabled {
         s.biasEstimator.update(
             bias: &s.bias, isAtRest: s.rest.isAtRest, correction: correction, rows: s.unitAttitude6D.unitRotationMatrix,
@@ -114,11 +134,11 @@ func fixedFusionDecimatedStep(state s: inout FixedFusionState, coefficients c: F
 }
 
 extension FixedFusionState {
-    /// The bias range: beyond biasClip only once the heading can confirm it (9D, see
-    /// FixedHeadingCorrection).
+    /// The bias range: the datasheets' offsets (restBiasClip), magneticBiasClip once the
+    /// heading can confirm it (9D, see FixedHeadingCorrection).
     @inlinable @inline(__always)
     func biasLimit(_ c: FixedFusionCoefficients) -> Int64 {
-        heading.isInitialised && c.verticalBiasRate > 0 ? c.magneticBiasClip : c.biasClip
+        heading.isInitialised && c.verticalBiasRate > 0 ? c.magneticBiasClip : c.restBiasClip
     }
 }
 

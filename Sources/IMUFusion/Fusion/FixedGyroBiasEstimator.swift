@@ -52,6 +52,20 @@ public struct FixedGyroBiasEstimator: Sendable, Equatable {
         }
     }
 
+    /// After the bias jumped (an offset measured at rest): the memory of R·b takes the new bias
+    /// (see the reference's `rememberBias`).
+    @inlinable @inline(__always)
+    mutating func rememberBias(_ bias: WideVector3) {
+        @inline(__always) func rotated(_ east: WideVector3, _ north: WideVector3) -> WideVector3 {
+            let ex = east.q30Factors, ey = north.q30Factors
+            return WideVector3(
+                x: wideProduct(ex.x, bias.x) &+ wideProduct(ex.y, bias.y) &+ wideProduct(ex.z, bias.z),
+                y: wideProduct(ey.x, bias.x) &+ wideProduct(ey.y, bias.y) &+ wideProduct(ey.z, bias.z), z: 0)
+        }
+        rotatedBiasLowPass.stage1 = rotated(eastLowPass.stage1, northLowPass.stage1)
+        rotatedBiasLowPass.stage2 = rotated(eastLowPass.stage2, northLowPass.stage2)
+    }
+
     /// At rest the bias follows the low-passed rate (`reference`, Q40 rad/s), every sample.
     @inlinable @inline(__always)
     static func restStep(bias: inout WideVector3, reference: WideVector3, gain: Int64, clip: Int64) {

@@ -11,7 +11,7 @@ public enum FixedInclinationCorrection {
     @inlinable @inline(__always)
     static func update(
         inclination: inout FixedQuaternion, lowPass: inout FixedCascadedLowPass, sums: FixedFusionDecimation,
-        gains: FixedFusionGains, warmUpGain: Int64
+        gains: FixedFusionGains, warmUpGain: Int64, exact: Bool = false
     ) -> (x: Int64, y: Int64) {
         let inertial = sums.mean(sums.inertialForceSum)
         let filtered = lowPass.update(inertial, gain: gains.biasStage, warmUpGain: warmUpGain)
@@ -49,7 +49,7 @@ public enum FixedInclinationCorrection {
         let (ux, uy, uz) = (unit(ax), unit(ay), unit(az))
         // The correction as a rotation vector in E6 (rad, Q2.30): turns a onto +z.
         let phi = (x: uy, y: -ux)
-        if warmUpGain > 0 {
+        if warmUpGain > 0 || exact {
             // Start: any angle; the exact half-way quaternion (1 + u_z, u_y, −u_x, 0), halved so
             // that 1 + u_z ≤ 2 fits Q2.30. Upside down (1 + u_z ≈ 0): a half turn about x.
             let w = roundingShiftRight((1 << 30) &+ uz, by: 1)

@@ -10,6 +10,9 @@ public struct FixedRestDetector: Sendable, Equatable {
     /// Time close to the references (Q30 s, saturating at `fixedDurationLimit`).
     public var duration: Int64 = 0
     public var isAtRest = false
+    /// The mean raw rate since the samples came close to their references (Q40 rad/s; see the
+    /// reference).
+    public var stillMean = WideVector3.zero
     /// Time since the last rest (Q30 s, saturating; the limit = never at rest yet).
     public var sinceRest: Int64 = fixedDurationLimit
 
@@ -21,19 +24,30 @@ public struct FixedRestDetector: Sendable, Equatable {
     @inlinable @inline(__always)
     mutating func update(
         gyro: WideVector3, specificForce: WideVector3, sums: FixedFusionDecimation, gains: FixedFusionGains,
-        warmUpGain: Int64, coefficients c: FixedFusionCoefficients
+        warmUpGain: Int64, biasCenter: WideVector3, coefficients c: FixedFusionCoefficients
     ) {
         let k = gains.restStageDecimated
         let gyroLp = gyroReference.update(sums.mean(sums.gyroSum), gain: k, warmUpGain: warmUpGain)
         let accelLp = accelReference.update(sums.mean(sums.forceSum), gain: k, warmUpGain: warmUpGain)
         let span = sums.span
-        // A large but steady rate is rotation, not a bias: the reference must stay inside the clip.
+        // Stillness from the rate's variation, not its size (see the reference): near the known
+        // offset the loose acceleration test, anywhere inside restBiasClip the strict one.
+        let near = gyroLp - biasCenter
+        let da2 = (specificForce - accelLp).squaredLengthQ48
         let still = (gyro - gyroLp).squaredLengthQ48 < c.restGyroThresholdSquared
-            && (specificForce - accelLp).squaredLengthQ48 < c.restAccelThresholdSquared
-            && gyroLp.x.magnitude < c.biasClip.magnitude && gyroLp.y.magnitude < c.biasClip.magnitude
-            && gyroLp.z.magnitude < c.biasClip.magnitude
+            && (da2 < c.restAccelThresholdSquared
+                && near.x.magnitude < c.biasClip.magnitude && near.y.magnitude < c.biasClip.magnitude
+                && near.z.magnitude < c.biasClip.magnitude
+                || da2 < c.restStrictAccelThresholdSquared
+                && gyroLp.x.magnitude < c.restBiasClip.magnitude && gyroLp.y.magnitude < c.restBiasClip.magnitude
+                && gyroLp.z.magnitude < c.restBiasClip.magnitude)
         if still {
             duration = advanced(duration, by: span)
+            // span / min(duration, window) as Q2.30 (span ≤ duration, span < 2^34: the quotient
+            // ≤ 2^30 when span ≤ window, and the shift stays inside Int64).
+            let window = Swift.max(Swift.min(duration, c.restMeanWindow), span)
+            let gain = ((span &<< 30) &+ window / 2) / window
+            stillMean = stillMean + (sums.mean(sums.gyroSum) - stillMean).scaled(by: gain)
             if duration >= c.restMinDuration { isAtRest = true }
         } else {
             duration = 0

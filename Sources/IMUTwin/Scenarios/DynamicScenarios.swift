@@ -51,25 +51,30 @@ extension ClosureScenario {
         return MotionTruth(attitude: attitude, userAccelerationG: attitude.rotate(Vector3(side, 0, 0)))
     }
 
-    /// Held upright and slapped sideways into an open hand every 2 s from t = 2 s, to the
-    /// right first, then left, right, …: one hand swings the device for 0.25 s (a half-sine
-    /// push peaking at 0.7 g, about 1.1 m/s at the end) and the other stops it in 40 ms (a
-    /// half-sine of the same impulse the other way, 4.4 g at its peak), so it ends at rest.
-    public static let slap = ClosureScenario(name: "slap", summary: "upright, slapped into an open hand every 2 s: right, left, right, …") { t in
-        let attitude = Pose.upright.attitude
-        let timing = SlapTiming.at(t)
-        let sideways = timing.map { SlapTiming.acceleration(sinceStart: $0.sinceStart) * $0.direction } ?? 0
-        return MotionTruth(attitude: attitude, userAccelerationG: attitude.rotate(Vector3(sideways, 0, 0)))
+    /// Slapped sideways into an open hand every 2 s from t = 2 s, to the right first, then left,
+    /// right, …: one hand swings the device (a half-sine push) and the other stops it (a shorter
+    /// half-sine of the same impulse the other way), so it ends at rest. The slaps go from a
+    /// hard one (0.25 s swing at 0.7 g, 40 ms stop at 4.4 g) through the seed's strength (0.1 s
+    /// swing, stop peaking at 2.5 g) to a light one (0.08 s swing, stop peaking at 1.2 g), held
+    /// upright, flat in the palm and tilted back 45°; the hand turns it between slaps.
+    public static let slap = ClosureScenario(name: "slap", summary: "slapped into an open hand every 2 s: right, left, …; hard to light, upright, flat, tilted") { t in
+        let attitude = SlapTiming.attitude(at: t)
+        guard let slap = SlapTiming.at(t) else { return MotionTruth(attitude: attitude) }
+        let shape = SlapTiming.shape(of: slap.index)
+        let pushed = shape.kinematicAcceleration(sinceStart: slap.sinceStart) * slap.direction
+        // Core Motion's user acceleration is the kinematic acceleration's opposite (in g).
+        return MotionTruth(attitude: attitude, userAccelerationG: attitude.rotate(Vector3(-pushed, 0, 0)))
     }
 
-    /// Face up on a table, tapped once a second: a 15 ms half-sine push of 3 g into the table.
+    /// Face up on a table, tapped once a second: a 15 ms half-sine push of 3 g into the table
+    /// (downward, −z kinematic acceleration: +z user acceleration in Core Motion's sign).
     public static let tap = ClosureScenario(name: "tap", summary: "face up, tapped once a second (15 ms, 3 g spikes)") { t in
         let phase = t - t.rounded(.down)
         let width = 0.015
-        let push = phase < width ? -3 * sin(.pi * phase / width) : 0
-        return MotionTruth(attitude: .identity, userAccelerationG: Vector3(0, 0, push))
+        let kinematicZ = phase < width ? -3 * sin(.pi * phase / width) : 0
+        // Core Motion's user acceleration is the kinematic acceleration's opposite (in g).
+        return MotionTruth(attitude: .identity, userAccelerationG: Vector3(0, 0, -kinematicZ))
     }
-
     /// Carried in front while walking: tilted 50° towards the face, a 2 Hz vertical bob of
     /// ±0.25 g, heading wandering ±25° over 20 s.
     public static let walk = ClosureScenario(name: "walk", summary: "held while walking: 2 Hz bob, slowly changing heading") { t in
@@ -122,15 +127,57 @@ extension ClosureScenario {
     }
 }
 
-/// When the `slap` scenario's slaps happen and how they move (device x, g).
+/// When the `slap` scenario's slaps happen, how hard, how the device is held, and how it moves
+/// (device x, kinematic acceleration in g: positive pushes toward +x).
 public enum SlapTiming {
     public static let firstStart = 2.0
     public static let period = 2.0
-    public static let swingSeconds = 0.25
-    public static let swingPeakG = 0.7
-    public static let stopSeconds = 0.04
-    /// Equal impulses: the stop takes back the speed the swing gave.
-    public static var stopPeakG: Double { swingPeakG * swingSeconds / stopSeconds }
+
+    /// One slap's shape: a half-sine swing and a half-sine stop of the same impulse.
+    public struct Shape: Sendable, Equatable {
+        public var swingSeconds: Double
+        public var stopSeconds: Double
+        public var stopPeakG: Double
+        /// Equal impulses: the stop takes back the speed the swing gave.
+        public var swingPeakG: Double { stopPeakG * stopSeconds / swingSeconds }
+
+        /// Kinematic acceleration (g, in the direction of the slap) `s` seconds into the slap.
+        public func kinematicAcceleration(sinceStart s: Double) -> Double {
+            if s >= 0 && s < swingSeconds { return swingPeakG * sin(.pi * s / swingSeconds) }
+            let stop = s - swingSeconds
+            if stop >= 0 && stop < stopSeconds { return -stopPeakG * sin(.pi * stop / stopSeconds) }
+            return 0
+        }
+    }
+
+    /// Hard, the seed's strength (its log: 0.1 s swings, stops of 2.5 g), light.
+    public static let shapes = [
+        Shape(swingSeconds: 0.25, stopSeconds: 0.04, stopPeakG: 4.4),
+        Shape(swingSeconds: 0.10, stopSeconds: 0.045, stopPeakG: 2.5),
+        Shape(swingSeconds: 0.08, stopSeconds: 0.04, stopPeakG: 1.2),
+    ]
+
+    /// How the hand holds the device: upright, flat in the palm (face up), tilted back 45°.
+    public static let holds = [
+        Pose.upright.attitude, Pose.faceUp.attitude, Quaternion(axis: Vector3(1, 0, 0), angle: .pi / 4),
+    ]
+
+    /// Slap `index`'s shape: three slaps of each strength, one in each hold.
+    public static func shape(of index: Int) -> Shape { shapes[(index / holds.count) % shapes.count] }
+
+    /// How slap `index` is held.
+    public static func hold(of index: Int) -> Quaternion { holds[index % holds.count] }
+
+    /// The hand turns the device to the next slap's hold from 0.8 to 1.4 s after a slap starts
+    /// (smoothly: no jerk at either end), so it has been still 0.6 s when the next one starts.
+    public static func attitude(at t: Double) -> Quaternion {
+        guard let slap = at(t) else { return hold(of: 0) }
+        let turn = (slap.sinceStart - 0.8) / 0.6
+        if turn <= 0 { return hold(of: slap.index) }
+        if turn >= 1 { return hold(of: slap.index + 1) }
+        let f = turn * turn * (3 - 2 * turn)
+        return Quaternion.slerp(hold(of: slap.index), hold(of: slap.index + 1), f)
+    }
 
     /// The slap under way (or last begun) at scenario time `t`: seconds since its start and its
     /// direction along device x (+1 right, −1 left); nil before the first.
@@ -143,13 +190,5 @@ public enum SlapTiming {
     /// The start time of slap `index` (0, 1, …) and its direction (+1 right, −1 left).
     public static func start(of index: Int) -> (time: Double, direction: Double) {
         (firstStart + Double(index) * period, index % 2 == 0 ? 1 : -1)
-    }
-
-    /// Sideways acceleration (g, in the direction of the slap) `s` seconds into a slap.
-    public static func acceleration(sinceStart s: Double) -> Double {
-        if s >= 0 && s < swingSeconds { return swingPeakG * sin(.pi * s / swingSeconds) }
-        let stop = s - swingSeconds
-        if stop >= 0 && stop < stopSeconds { return -stopPeakG * sin(.pi * stop / stopSeconds) }
-        return 0
     }
 }
