@@ -16,6 +16,8 @@ if [ "${1:-}" = "--tests" ]; then
         qemu-system-x86  # Scripts/qemu-kernel-test.sh boots Debian's kernel under QEMU
         busybox-static   # … with a static busybox (shell, insmod, i2cset/i2cget/i2cdetect) as its userland
         util-linux       # `script`: the pseudo-terminal of the calibration display test
+        tmux             # a real terminal for the live views' tests (80×24, 120×40, resized)
+        systemd          # systemd-analyze: the service unit's exposure rating
     )
 fi
 
