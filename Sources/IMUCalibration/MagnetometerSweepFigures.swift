@@ -26,8 +26,9 @@ public struct MagnetometerSweepFigures: Sendable, Equatable {
 
     public static let goodGaps = 15.0, goodVariance = 4.5, goodWobble = 4.0, goodFitError = 5.0
 
-    /// The figures for raw readings (µT); nil while they do not determine a centre.
-    public init?(fields: [Vector3], expectedFieldMicrotesla: Double? = nil) {
+    /// The figures for raw readings (µT); nil while they do not determine a centre. The fit
+    /// error is `fitErrorPercent` when given (a recent one), else fitted here.
+    public init?(fields: [Vector3], expectedFieldMicrotesla: Double? = nil, fitErrorPercent knownFitError: Double?? = nil) {
         guard fields.count >= 10, let sphere = EllipsoidFit.sphere(fields), sphere.fieldMicrotesla > 0 else { return nil }
         let centred = fields.map { $0 - sphere.hardIronMicrotesla }
         readings = fields.count
@@ -54,10 +55,14 @@ public struct MagnetometerSweepFigures: Sendable, Equatable {
             filled += 1
         }
         wobblePercent = filled > 0 && mean > 0 ? (middle / Double(filled)).length / mean * 100 : 100
-        fitErrorPercent = fields.count >= 50
-            ? (try? MagnetometerFit.calibrate(fields, expectedFieldMicrotesla: expectedFieldMicrotesla))?.calibration.residualPercent
-            : nil
+        fitErrorPercent = knownFitError ?? Self.fitError(fields, expectedFieldMicrotesla: expectedFieldMicrotesla)
         self.centred = centred
+    }
+
+    /// The calibration's RMS residual (%), nil while it refuses the readings.
+    static func fitError(_ fields: [Vector3], expectedFieldMicrotesla: Double?) -> Double? {
+        guard fields.count >= 50 else { return nil }
+        return (try? MagnetometerFit.calibrate(fields, expectedFieldMicrotesla: expectedFieldMicrotesla))?.calibration.residualPercent
     }
 
     /// The readings around the fitted centre (for the hint).
@@ -118,9 +123,19 @@ public struct MagnetometerSweep: Sendable {
 
     public mutating func add(_ field: Vector3) { fields.append(field) }
 
-    /// Recomputes the figures (a few times a second; each is a pass over every reading and a fit).
-    public mutating func update() {
-        figures = MagnetometerSweepFigures(fields: fields, expectedFieldMicrotesla: expectedFieldMicrotesla)
+    private var fittedCount = 0
+    private var fitError: Double?
+
+    /// Recomputes the figures (a few times a second; each is a pass over every reading). The
+    /// full calibration behind the fit error is redone when the readings have grown by a fifth
+    /// since the last one (and at `final`): its cost grows with the readings, so refitting at
+    /// every update would make a long sweep quadratic.
+    public mutating func update(final: Bool = false) {
+        if final || fields.count >= fittedCount + max(50, fittedCount / 5) {
+            fitError = MagnetometerSweepFigures.fitError(fields, expectedFieldMicrotesla: expectedFieldMicrotesla)
+            fittedCount = fields.count
+        }
+        figures = MagnetometerSweepFigures(fields: fields, expectedFieldMicrotesla: expectedFieldMicrotesla, fitErrorPercent: .some(fitError))
         if let figures { coveragePercent = max(coveragePercent, 100 - figures.gapsPercent) }
     }
 }

@@ -242,7 +242,7 @@ struct CalibrateMagnetometer: ParsableCommand {
             }
         }
         screen?.restore()
-        sweep.update()
+        sweep.update(final: true)
         // What the view showed last, kept in the terminal's scrollback.
         say(view.plainLine(sweep, seconds: 0).replacingOccurrences(of: "0 s: ", with: "at the end: "), json: outcome.json)
         let fields = sweep.fields
