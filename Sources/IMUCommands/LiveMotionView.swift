@@ -69,16 +69,38 @@ struct LiveMotionView {
         ]
         let names = [["roll", "pitch", "yaw"], ["x", "y", "z"], ["x", "y", "z"]]
         let width = max(10, columns - 8)
-        for (index, graph) in graphs.enumerated() where rows - lines.count >= 4 {
+        // Rows to spare go to the graphs: each axis as tall as three graphs of three axes allow.
+        let height = max(1, min(4, (rows - lines.count - 3) / 9))
+        for (index, graph) in graphs.enumerated() where rows - lines.count >= 1 + 3 * height {
             let series = (0..<3).map(graph.3)
             // Scaled to the largest value shown, never finer than `graph.2` (noise stays small).
             let range = max(graph.2, series.joined().map(abs).max() ?? 0)
             lines.append("\(graph.0), last \(Int(Self.historySeconds)) s (±\(number(range, range < 1 ? 2 : 0))\(graph.1))")
             for axis in 0..<3 {
-                lines.append(names[index][axis].leftPadded(6) + " " + Self.sparkline(series[axis], range: range, width: width))
+                let chart = Self.chart(series[axis], range: range, width: width, height: height)
+                for (row, text) in chart.enumerated() {
+                    lines.append((row == height - 1 ? names[index][axis] : "").leftPadded(6) + " " + text)
+                }
             }
         }
         return lines
+    }
+
+    /// `height` rows of bars, lowest value at the bottom edge, highest at the top (8 levels a row).
+    static func chart(_ values: [Double], range: Double, width: Int, height: Int) -> [String] {
+        guard height > 1 else { return [sparkline(values, range: range, width: width)] }
+        let blocks = Array(" ▁▂▃▄▅▆▇█")
+        let perColumn = max(1, (values.count + width - 1) / width)
+        var levels: [Int] = []
+        for start in stride(from: 0, to: values.count, by: perColumn) {
+            let chunk = values[start..<min(values.count, start + perColumn)]
+            let value = chunk.max { abs($0) < abs($1) } ?? 0
+            levels.append(1 + Int(((value / range + 1) / 2 * Double(8 * height - 1)).rounded()))
+        }
+        return (0..<height).map { row in
+            let below = 8 * (height - 1 - row)
+            return String(levels.map { blocks[min(8, max(0, $0 - below))] })
+        }
     }
 
     /// Words wrapped at `width`, later lines indented.

@@ -89,5 +89,13 @@ import Testing
         }
         let graph = lines.first { $0.hasPrefix("  roll ") }
         if rows >= 24 { #expect(graph.map { $0.count > columns - 20 } == true, "\(String(describing: graph))") }
+        // The rows to spare make the graphs taller: at 40 rows each axis gets several, and the
+        // three graphs still fit.
+        let attitude = lines.firstIndex { $0.hasPrefix("attitude, last") }
+        let user = lines.firstIndex { $0.hasPrefix("user acceleration, last") }
+        if let attitude, let user {
+            let perAxis = (user - attitude - 1) / 3
+            #expect(rows >= 40 ? perAxis >= 2 : perAxis == 1, "\(perAxis) rows an axis: \(lines)")
+        }
     }
 }
