@@ -92,6 +92,11 @@ struct EventsCommand: ParsableCommand {
         var pipeline = EventPipeline(
             calibration: try AppliedCalibration(for: session.chipIdentity),
             magnetometer: session.driver.capabilities.magnetometer, headingFilterDegrees: headingFilter)
+        // Heading events need a calibrated compass (and gyro): said once, with the fix.
+        if headingFilter != nil,
+           let notice = pipeline.calibration.uncalibratedNotice(hasMagnetometer: session.driver.capabilities.magnetometer, source: source) {
+            printToStandardError("imu events: warning: \(notice)")
+        }
         if lowPower {
             let watch = try LowPowerWatch(session: session, rate: rate, duration: duration)
             let losses = try watch.run(pipeline: &pipeline, afterBatch: { output.flushIfDue() }, events: show) { transition in

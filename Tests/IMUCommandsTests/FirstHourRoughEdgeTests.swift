@@ -163,6 +163,17 @@ import Testing
         #expect(!result.stdout.contains("-down captured") && !result.stdout.contains("edge-down"), "\(result.stdout)")
     }
 
+    /// Heading events from an uncalibrated compass: said once on stderr, with the fix.
+    @Test func headingEventsUncalibratedSaySoOnce() async throws {
+        let config = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: config) }
+        let result = try await imu("events", "--sim", "figure-eight", "--heading-filter", "30", "--virtual-time", "--duration", "2",
+                                   environment: ["XDG_CONFIG_HOME": config.path])
+        #expect(result.succeeded, "\(result)")
+        let warnings = result.stderr.split(separator: "\n").filter { $0.hasPrefix("imu events: warning: uncalibrated") }
+        #expect(warnings.count == 1 && warnings[0].hasSuffix("fix: imu calibrate gyro --sim && imu calibrate mag --sim"), "\(result.stderr)")
+    }
+
     /// Not on a terminal, `imu record` still says what it does and what it kept.
     @Test func recordIsNotSilent() async throws {
         let directory = try temporaryDirectory()
