@@ -20,6 +20,8 @@ if [ "${1:-}" = "--tests" ]; then
         qemu-system-arm            # Scripts/check-firmware.sh runs the firmware on QEMU's microbit (Cortex-M0)
         gcc-arm-none-eabi          # … links it (and builds x-io Fusion's C for the comparison)
         libnewlib-arm-none-eabi    # … with newlib's soft-float libm
+        tmux             # a real terminal for the live views' tests (80×24, 120×40, resized)
+        systemd          # systemd-analyze: the service unit's exposure rating
     )
 fi
 

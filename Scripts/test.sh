@@ -12,6 +12,9 @@ bash Scripts/setup.sh --tests
 echo "== swift build"
 swift build --build-tests
 
+echo "== release build (the binary the service installs: Swift runtime linked in, no toolchain path)"
+swift build -c release --static-swift-stdlib --product imu
+
 echo "== swift test"
 mkdir -p .build
 set +e

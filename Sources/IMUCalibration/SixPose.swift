@@ -43,7 +43,21 @@ public enum SixPose: String, Sendable, CaseIterable, Hashable {
         return allCases.first { $0.axis == axis && ($0.sign > 0) == positive }!
     }
 
-    /// What to tell the person holding the device.
+    /// The pose in the words the instructions use ("face up", "upright"), for progress and
+    /// refusals, so the prompt and what follows it speak one vocabulary (the raw values stay
+    /// for JSON and files).
+    public var name: String {
+        switch self {
+        case .backDown: return "face up"
+        case .frontDown: return "face down"
+        case .bottomDown: return "upright"
+        case .topDown: return "upside down"
+        case .leftEdgeDown: return "on its left edge"
+        case .rightEdgeDown: return "on its right edge"
+        }
+    }
+
+    /// What to tell the person holding the device (contains `name`).
     public var instruction: String {
         switch self {
         case .backDown: return "lay it flat, face up"

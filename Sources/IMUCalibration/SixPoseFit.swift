@@ -68,7 +68,7 @@ public enum SixPoseFit {
         let missing = SixPose.allCases.filter { means[$0] == nil }
         guard missing.isEmpty else {
             throw CalibrationRefusal(
-                .notEnoughData, "poses missing: \(missing.map(\.rawValue).joined(separator: ", "))")
+                .notEnoughData, "poses missing: \(missing.map(\.name).joined(separator: ", "))")
         }
     }
 

@@ -55,12 +55,12 @@ public struct SixPoseSession: Sendable {
         case .heldBadly(let nearest, let tilt):
             return .rejected(
                 .heldBadly(nearest: nearest, tiltDegrees: tilt),
-                reason: "held badly: \(format(tilt, 1))° off \(nearest.rawValue) (at most "
+                reason: "held badly: \(format(tilt, 1))° off \(nearest.name) (at most "
                     + "\(format(classifier.maximumTiltDegrees, 0))°); \(nearest.instruction), square against a flat surface")
         case .pose(let pose, _):
             if capturedMeansG[pose] != nil {
                 let next = nextPose.map { "; next: \($0.instruction)" } ?? ""
-                return .rejected(.repeated(pose), reason: "\(pose.rawValue) is already captured\(next)")
+                return .rejected(.repeated(pose), reason: "\(pose.name) is already captured\(next)")
             }
             capturedMeansG[pose] = window.meanAccelerationG
             return .accepted(pose)
@@ -90,7 +90,7 @@ public struct SixPoseSession: Sendable {
         }
         guard tilted.isEmpty else {
             for (pose, _) in tilted { capturedMeansG[pose] = nil }
-            let list = tilted.map { "\($0.0.rawValue) \(format($0.1, 1))°" }.joined(separator: ", ")
+            let list = tilted.map { "\($0.0.name) \(format($0.1, 1))°" }.joined(separator: ", ")
             throw CalibrationRefusal(
                 .badPose,
                 "held badly: \(list) off once corrected (at most \(format(maximumCorrectedTiltDegrees, 0))°); "

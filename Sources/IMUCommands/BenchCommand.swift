@@ -96,9 +96,9 @@ struct BenchBROADCommand: ParsableCommand {
         commandName: "broad",
         abstract: "Score the filter on the BROAD trials (RMSE of total, heading and inclination error, in degrees).",
         discussion: """
-            The dataset: ../shared/datasets/broad beside the repository, or --dataset DIR. The 9D run uses
-            gyro, accelerometer and magnetometer; the 6D run leaves the magnetometer out (inclination only).
-            Scores: D. Laidig et al., "BROAD — A Benchmark for Robust Inertial Orientation Estimation",
+            The dataset: ../shared/datasets/broad beside the repository, or --dataset DIR. The 9D run uses \
+            gyro, accelerometer and magnetometer; the 6D run leaves the magnetometer out (inclination only). \
+            Scores: D. Laidig et al., "BROAD — A Benchmark for Robust Inertial Orientation Estimation", \
             Data 6(7), 2021 (CC BY 4.0).
             """)
 

@@ -15,10 +15,10 @@ struct BenchEventsCommand: ParsableCommand {
         commandName: "events",
         abstract: "Event timing on the twin: shakes, orientation, slaps, action latency and pulse length.")
 
-    @Option(help: "Seconds of real time for the action-latency run (the shake scenario).")
+    @Option(parsing: .unconditional, help: "Seconds of real time for the action-latency run (the shake scenario).")
     var seconds: Double = 12
 
-    @Option(help: "Pulse length of the rule the latency run fires (ms).")
+    @Option(parsing: .unconditional, help: "Pulse length of the rule the latency run fires (ms).")
     var pulse: Int = 50
 
     func run() throws {

@@ -14,8 +14,12 @@ struct CalibrateCommand: ParsableCommand {
         commandName: "calibrate",
         abstract: "Calibrate the gyroscope, accelerometer and magnetometer; the result is used automatically.",
         discussion: """
-            One file per chip (board, bus, address, type) in $XDG_CONFIG_HOME/imu (or /etc/imu with
+            One file per chip (board, bus, address, type) in $XDG_CONFIG_HOME/imu (or /etc/imu with \
             --system), written atomically. Every step takes --replay LOG.csv, --json and --no-save.
+
+            With the service installed (Scripts/install-service.sh) calibration has one place, \
+            /var/lib/imu, which every command and the service read: calibrate as root there \
+            (sudo imu calibrate gyro).
 
             Examples:
               imu calibrate gyro              hold the board still for 3 s
@@ -35,11 +39,11 @@ func say(_ text: String, json: Bool) {
 
 struct CalibrateGyro: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "gyro", abstract: "Measure the gyroscope's bias while the board lies still.")
+        commandName: "gyro", abstract: "Measure the gyroscope's bias while the board lies still.", usage: "imu calibrate gyro [--sim | --replay <log>] [--duration <s>] [<options>]")
 
     @OptionGroup var options: CalibrationOptions
 
-    @Option(help: "Seconds to hold still.")
+    @Option(parsing: .unconditional, help: "Seconds to hold still.")
     var duration: Double = 3
 
     func run() throws {
@@ -92,14 +96,14 @@ struct CalibrateGyro: ParsableCommand {
 
 struct CalibrateAccelerometer: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "accel", abstract: "Six poses, each face down in turn: offset and scale per axis.")
+        commandName: "accel", abstract: "Six poses, each side facing the floor in turn: offset and scale per axis.", usage: "imu calibrate accel [--sim | --replay <log>] [--hold <s>] [<options>]")
 
     @OptionGroup var options: CalibrationOptions
 
-    @Option(help: "Seconds each pose is held still.")
+    @Option(parsing: .unconditional, help: "Seconds each pose is held still.")
     var hold: Double = 2
 
-    @Option(help: "Give up after this many seconds (live).")
+    @Option(parsing: .unconditional, help: "Give up after this many seconds (live).")
     var timeout: Double = 180
 
     func run() throws {
@@ -123,7 +127,7 @@ struct CalibrateAccelerometer: ParsableCommand {
             guard (try? session.stillness.check(window)) != nil else { return false }
             switch session.offer(window) {
             case .accepted(let pose):
-                say("✓ \(pose.rawValue) captured (\(6 - session.remaining.count) of 6)", json: outcome.json)
+                say("✓ \(pose.name) captured (\(6 - session.remaining.count) of 6)", json: outcome.json)
                 if let next = session.nextPose { say("next: \(next.instruction)", json: outcome.json) }
                 waitingForMove = true
                 window.removeAll()
@@ -149,7 +153,7 @@ struct CalibrateAccelerometer: ParsableCommand {
         }
         guard session.isComplete else {
             throw outcome.refuse("only \(6 - session.remaining.count) of six poses were captured; missing: "
-                + session.remaining.map(\.rawValue).joined(separator: ", "))
+                + session.remaining.map(\.name).joined(separator: ", "))
         }
         let calibration: AccelerometerCalibration
         do {
@@ -171,54 +175,78 @@ struct CalibrateAccelerometer: ParsableCommand {
 
 struct CalibrateMagnetometer: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "mag", abstract: "Wave the board in a figure-eight: hard and soft iron, with a coverage check.")
+        commandName: "mag", abstract: "Wave the board in a figure-eight: hard and soft iron, with a coverage check.", usage: "imu calibrate mag [--sim | --replay <log>] [--location <lat,lon>] [...]")
 
     @OptionGroup var options: CalibrationOptions
 
-    @Option(help: "Stop collecting at this share of directions covered (%).")
+    @Option(parsing: .unconditional, help: "Stop collecting at this share of directions covered (%).")
     var coverage: Double = 80
 
-    @Option(help: "Give up collecting after this many seconds (live).")
+    @Option(parsing: .unconditional, help: "Give up collecting after this many seconds (live).")
     var timeout: Double = 90
 
-    @Option(help: "latitude,longitude for the expected field strength (World Magnetic Model).")
+    @Option(parsing: .unconditional, help: "latitude,longitude for the expected field strength (World Magnetic Model).")
     var location: String?
+
+    func validate() throws {
+        guard coverage.isFinite, coverage > 0, coverage <= 100 else {
+            throw ValidationError("--coverage must be more than 0 and at most 100 (% of directions), not \(number(coverage, 0))")
+        }
+        guard timeout.isFinite, timeout > 0 else { throw ValidationError("--timeout must be more than 0 seconds, not \(timeout)") }
+        if let location { _ = try LocationOption.parse(location) }
+    }
 
     func run() throws {
         StopSignal.install()
         let outcome = options.outcome
         let (source, stream) = try options.open(rate: 50, simScenario: "tumble")
-        var fields: [Vector3] = []
-        var progress = CoverageProgress()
-        let showProgress = isatty(STDERR_FILENO) != 0
-        /// Takes one new reading; true once coverage is enough.
-        func take(_ field: Vector3) -> Bool {
-            fields.append(field)
-            let percent = progress.add(field)
-            if showProgress, let line = progress.line(percent: percent, goal: coverage) {
-                FileHandle.standardError.write(Data(line.utf8))
+        var sweep = MagnetometerSweep(expectedFieldMicrotesla: try expectedField())
+        var view = MagnetometerSweepView(goalPercent: coverage)
+        // The view goes to standard error (standard output may carry --json); on a terminal it
+        // takes the alternate screen, and Ctrl-C or q arrive as keys.
+        let screen = isatty(STDERR_FILENO) != 0 ? TerminalScreen(output: STDERR_FILENO) : nil
+        defer { screen?.restore() }
+        var start: Double?
+        /// Takes one new reading at `t`; true once coverage is enough.
+        func take(_ field: Vector3, at timestamp: Double) -> Bool {
+            start = start ?? timestamp
+            let t = timestamp - start!
+            sweep.add(field)
+            guard view.due(at: t) else { return false }
+            sweep.update()
+            if let screen {
+                if screen.keys().contains(where: { [UInt8(ascii: "q"), UInt8(ascii: "Q"), 3].contains($0) }) { StopSignal.request() }
+                screen.draw(view.lines(sweep, seconds: t, columns: (screen.size ?? ScreenFit.standardSize).columns))
+            } else if view.plainDue(at: t) {
+                say(view.plainLine(sweep, seconds: t), json: true)
             }
-            return percent >= coverage
+            return sweep.coveragePercent >= coverage
         }
         switch source {
         case .replay(let log, _):
             // The whole recording is used; the display shows how its coverage built up.
-            for field in log.samples.compactMap(\.magneticField) where field != fields.last { _ = take(field) }
+            for sample in log.samples {
+                guard let field = sample.magneticField, field != sweep.fields.last else { continue }
+                _ = take(field, at: sample.timestamp)
+                if StopSignal.isRequested { break }
+            }
         case .live(let session):
             guard session.driver.capabilities.magnetometer else {
                 throw outcome.refuse("the \(session.driver.model.rawValue) has no magnetometer")
             }
-            say("Move the board in a figure-eight, turning it through every direction…", json: outcome.json)
-            var start: Double?
+            if screen == nil { say("Move the board in a figure-eight, turning it through every direction…", json: outcome.json) }
             try stream!.run { sample in
-                start = start ?? sample.timestamp
                 // The magnetometer runs slower than the stream: each new reading once.
-                guard let field = sample.magneticField, field != fields.last else { return false }
-                return take(field) || sample.timestamp - start! > timeout
+                guard let field = sample.magneticField, field != sweep.fields.last else { return false }
+                return take(field, at: sample.timestamp) || sample.timestamp - start! > timeout
             }
         }
-        if showProgress { FileHandle.standardError.write(Data("\n".utf8)) }
-        let expected = try expectedField()
+        screen?.restore()
+        sweep.update(final: true)
+        // What the view showed last, kept in the terminal's scrollback.
+        say(view.plainLine(sweep, seconds: 0).replacingOccurrences(of: "0 s: ", with: "at the end: "), json: outcome.json)
+        let fields = sweep.fields
+        let expected = sweep.expectedFieldMicrotesla
         let report: MagnetometerFit.Report
         do {
             report = try MagnetometerFit.calibrate(fields, expectedFieldMicrotesla: expected)
@@ -241,36 +269,6 @@ struct CalibrateMagnetometer: ParsableCommand {
         guard let location else { return nil }
         let field = WorldMagneticModel.field(at: try LocationOption.parse(location), decimalYear: DecimalYear.now)
         return field.totalIntensity / 1000
-    }
-}
-
-/// The live coverage display: directions binned around a rough centre (the middle of each
-/// axis's range so far), shown as a progress bar with what is missing.
-struct CoverageProgress {
-    private var low = Vector3(.infinity, .infinity, .infinity)
-    private var high = Vector3(-.infinity, -.infinity, -.infinity)
-    private var fields: [Vector3] = []
-    private var lastShown = -1.0
-
-    mutating func add(_ field: Vector3) -> Double {
-        for axis in 0..<3 {
-            low[axis] = min(low[axis], field[axis])
-            high[axis] = max(high[axis], field[axis])
-        }
-        fields.append(field)
-        let centre = (low + high) / 2
-        return SphereCoverage(calibratedFields: fields.map { $0 - centre }).percent
-    }
-
-    mutating func line(percent: Double, goal: Double) -> String? {
-        guard abs(percent - lastShown) >= 1 || lastShown < 0 else { return nil }
-        lastShown = percent
-        let width = 30
-        let filled = min(width, Int(percent / goal * Double(width)))
-        let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
-        let centre = (low + high) / 2
-        let advice = SphereCoverage(calibratedFields: fields.map { $0 - centre }).missingRegionAdvice() ?? ""
-        return "\r\u{1B}[2Kcoverage [\(bar)] \(number(percent, 0))% of \(number(goal, 0))%  \(advice)"
     }
 }
 
@@ -319,7 +317,9 @@ struct CalibrateShow: ParsableCommand {
 }
 
 struct CalibrateReset: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "reset", abstract: "Remove a chip's stored calibration.")
+    static let configuration = CommandConfiguration(
+        commandName: "reset", abstract: "Remove a chip's stored calibration.",
+        usage: "imu calibrate reset [--sim [<scenario>]] [--board <board>] [<options>]")
 
     @OptionGroup var source: IMUSourceOptions
 

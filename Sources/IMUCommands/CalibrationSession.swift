@@ -19,11 +19,21 @@ struct CalibrationOptions: ParsableArguments {
     @Flag(name: .customLong("no-save"), help: "Leave the stored calibration alone.")
     var noSave = false
 
-    @Flag(help: "Save to /etc/imu (for the daemon) instead of $XDG_CONFIG_HOME/imu.")
+    @Flag(help: "Save to /etc/imu instead of $XDG_CONFIG_HOME/imu (with the service installed: /var/lib/imu, always).")
     var system = false
 
     func validate() throws {
         if replay != nil && source.sim { throw ValidationError("choose --sim or --replay, not both") }
+        // Say so before a minute of waving, not after: the shared directory is root's to write.
+        if !noSave, let shared = CalibrationDirectory.shared(environment: ProcessInfo.processInfo.environment),
+           access(shared, W_OK) != 0 {
+            let again = (["sudo", "imu"] + CommandLine.arguments.dropFirst()).joined(separator: " ")
+            throw CommandError("""
+                the service is installed, so calibration lives in \(shared), shared with it, and only root may write there:
+                  \(again)
+                (or add --no-save to measure without saving)
+                """)
+        }
     }
 
     var outcome: CalibrationOutcome { CalibrationOutcome(json: json, save: !noSave, systemWide: system) }
@@ -32,11 +42,7 @@ struct CalibrationOptions: ParsableArguments {
     /// unless another scenario is named.
     func open(rate: Double, simScenario: String) throws -> (CalibrationSource, SampleStream?) {
         if let replay {
-            do {
-                return (.replay(try ReplayLog.read(path: replay, options: .lenient), path: replay), nil)
-            } catch {
-                throw CommandError("\(error)")
-            }
+            return (.replay(try LogInput.read(replay), path: replay), nil)
         }
         let session = try source.open(defaultScenario: simScenario)
         let stream = SampleStream(session: session, rate: rate)

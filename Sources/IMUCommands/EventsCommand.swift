@@ -10,14 +10,15 @@ import IMUMotion
 struct EventsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "events",
-        abstract: "Print shake, orientation, slap and heading events, live or from a recorded log.",
+        abstract: "Print shake, orientation, slap and heading events, live or from a recorded log.", usage: "imu events [--sim [<scenario>] | --replay <log>] [<options>]",
         discussion: """
             JSON Lines (--format jsonl), one event a line:
               {"t":…,"type":"shake","phase":"began|ended|cancelled"}
               {"t":…,"type":"orientation","orientation":"faceUp|faceDown|portrait|…"}
               {"t":…,"type":"slap","direction":"left|right"}
               {"t":…,"type":"heading","heading_deg":…}
-            t is the input's time (a replay keeps the log's t).
+            CSV (--format csv): t,type,detail (detail: the phase, orientation, direction, or the \
+            heading in degrees). t is the input's time (a replay keeps the log's t).
 
             Examples:
               imu events --sim shake
@@ -30,16 +31,16 @@ struct EventsCommand: ParsableCommand {
     @Option(help: "Read a recorded log instead of a live IMU.")
     var replay: String?
 
-    @Option(help: "Samples per second for a live IMU.")
+    @Option(parsing: .unconditional, help: "Samples per second for a live IMU.")
     var rate: Double = 100
 
-    @Option(help: "Output format: table or jsonl.")
+    @Option(help: "Output format: table, csv or jsonl.")
     var format: SampleFormat = .table
 
-    @Option(help: "Report heading changes of at least this many degrees (default: no heading events).")
+    @Option(parsing: .unconditional, help: "Report heading changes of at least this many degrees (default: no heading events).")
     var headingFilter: Double?
 
-    @Option(help: "Stop after this many seconds.")
+    @Option(parsing: .unconditional, help: "Stop after this many seconds.")
     var duration: Double?
 
     @Flag(help: "Sleep between shakes: the chip watches for motion in its low-power mode and wakes the loop through its INT pin (needs the board's interrupt-pin).")
@@ -47,7 +48,6 @@ struct EventsCommand: ParsableCommand {
 
     func validate() throws {
         if replay != nil && source.sim { throw ValidationError("choose --sim or --replay, not both") }
-        if format == .csv { throw ValidationError("events come as table or jsonl") }
         if lowPower && replay != nil { throw ValidationError("--low-power watches a live IMU; a replay has no chip to sleep") }
         guard rate.isFinite, rate >= 10, rate <= 1000 else {
             throw ValidationError("--rate must be between 10 and 1000 samples per second for events, not \(rate)")
@@ -59,16 +59,23 @@ struct EventsCommand: ParsableCommand {
 
     func run() throws {
         StopSignal.install()
+        // The log first: a bad one is an error before any output.
+        let recording = try replay.map { try LogInput.read($0) }
         var output = LineOutput()
         defer { output.flush() }
         if format == .table { output.write("t s".leftPadded(10) + "  event") }
+        if format == .csv { output.write("t,type,detail") }
         func show(_ events: [MotionEvent]) {
-            for event in events { output.write(format == .jsonl ? event.jsonLine : Self.tableLine(event)) }
+            for event in events {
+                switch format {
+                case .jsonl: output.write(event.jsonLine)
+                case .csv: output.write(Self.csvLine(event))
+                case .table: output.write(Self.tableLine(event))
+                }
+            }
         }
 
-        if let replay {
-            let recording: ReplayLog
-            do { recording = try ReplayLog.read(path: replay, options: .lenient) } catch { throw CommandError("\(error)") }
+        if let replay, let recording {
             if recording.report.skippedTotal > 0 { printToStandardError("imu: \(recording.report)") }
             var pipeline = EventPipeline(
                 calibration: try AppliedCalibration(for: CalibrationSource.replay(recording, path: replay).chipIdentity),
@@ -86,6 +93,11 @@ struct EventsCommand: ParsableCommand {
         var pipeline = EventPipeline(
             calibration: try AppliedCalibration(for: session.chipIdentity),
             magnetometer: session.driver.capabilities.magnetometer, headingFilterDegrees: headingFilter)
+        // Heading events need a calibrated compass (and gyro): said once, with the fix.
+        if headingFilter != nil,
+           let notice = pipeline.calibration.uncalibratedNotice(hasMagnetometer: session.driver.capabilities.magnetometer, source: source) {
+            printToStandardError("imu events: warning: \(notice)")
+        }
         if lowPower {
             let watch = try LowPowerWatch(session: session, rate: rate, duration: duration)
             let losses = try watch.run(pipeline: &pipeline, afterBatch: { output.flushIfDue() }, events: show) { transition in
@@ -105,6 +117,20 @@ struct EventsCommand: ParsableCommand {
             return false
         }
         try output.finish()
+    }
+
+    /// t,type,detail: the same fields as the JSON line, in columns a spreadsheet reads.
+    static func csvLine(_ event: MotionEvent) -> String {
+        let detail: String
+        switch event {
+        case .shake(.began): detail = "shake,began"
+        case .shake(.ended): detail = "shake,ended"
+        case .shake(.cancelled): detail = "shake,cancelled"
+        case .orientation(let orientation, _): detail = "orientation,\(orientation.rawValue)"
+        case .slap(let slap): detail = "slap,\(slap.direction.rawValue)"
+        case .heading(let degrees, _): detail = "heading,\(number(degrees >= 359.995 ? 0 : degrees, 2))"
+        }
+        return number(event.timestamp, 6) + "," + detail
     }
 
     static func tableLine(_ event: MotionEvent) -> String {

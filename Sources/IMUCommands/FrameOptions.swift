@@ -10,11 +10,17 @@ struct FrameOptions: ParsableArguments {
     @Option(help: "Reference frame (default: xMagneticNorthZVertical with a magnetometer, else xArbitraryZVertical).")
     var frame: ReferenceFrame?
 
-    @Option(help: "Magnetic declination in degrees, east positive (for xTrueNorthZVertical).")
+    @Option(parsing: .unconditional, help: "Magnetic declination in degrees, east positive (for xTrueNorthZVertical).")
     var declination: Double?
 
-    @Option(help: "latitude,longitude[,height km] for the World Magnetic Model's declination (for xTrueNorthZVertical).")
+    @Option(parsing: .unconditional, help: "latitude,longitude[,height km] for the World Magnetic Model's declination (for xTrueNorthZVertical).")
     var location: String?
+
+    /// A bad --location is a usage error of the command it was given to (checked here, before
+    /// the run, so the usage shown is `imu stream`'s, not `imu <subcommand>`'s).
+    func validate() throws {
+        if let location { _ = try LocationOption.parse(location) }
+    }
 
     /// The frame asked for (or the default for the data) and its conversion; `source` names
     /// what lacks a magnetometer in the error.

@@ -2,72 +2,130 @@ import Foundation
 import IMUGeometry
 import IMUMotion
 
-/// The terminal view of `imu stream`: device motion redrawn in place a few times a second, with
-/// small per-axis graphs of the last seconds (the seeds' MotionGraphs), the achieved rate and
-/// dropped samples, and a figure-eight prompt while the magnetometer is poorly calibrated.
+/// The terminal view of `imu stream`: device motion redrawn in place a few times a second on the
+/// alternate screen (`TerminalScreen`), fitted to the window and laid out again when it is
+/// resized. Numbers first, then what is uncalibrated and the command that fixes it, then graphs
+/// of the last seconds (attitude, user acceleration, rotation rate), each scaled to what it shows
+/// so a board that only tilts does not draw flat lines; the rows left over go to the graphs.
 struct LiveMotionView {
     /// Seconds of history the graphs show.
     static let historySeconds = 5.0
-    static let graphWidth = 50
+    static let title = "imu stream"
 
-    private var history: [(t: Double, user: Vector3, rotation: Vector3)] = []
-    private var drawnLines = 0
+    private var history: [(t: Double, attitude: Vector3, user: Vector3, rotation: Vector3)] = []
     private var lastDraw = -Double.infinity
     private var samplesSinceDraw = 0
     private var achievedRate = 0.0
+    /// What is uncalibrated and what to run, shown under the numbers (nil: all calibrated).
+    var calibrationNotice: String?
+
+    init(calibrationNotice: String? = nil) { self.calibrationNotice = calibrationNotice }
 
     mutating func add(_ motion: DeviceMotion) {
-        history.append((motion.timestamp, motion.userAcceleration, motion.rotationRate))
-        while let first = history.first, motion.timestamp - first.t > Self.historySeconds { history.removeFirst() }
+        let degrees = 180 / Double.pi
+        let e = motion.attitude.quaternion.eulerAngles
+        history.append((motion.timestamp, Vector3(e.roll * degrees, e.pitch * degrees, e.yaw * degrees), motion.userAcceleration, motion.rotationRate))
+        if let first = history.first, motion.timestamp - first.t > Self.historySeconds {
+            history.removeFirst(history.prefix { motion.timestamp - $0.t > Self.historySeconds }.count)
+        }
         samplesSinceDraw += 1
     }
 
-    /// Redraws at most 10 times a second; returns the text to write (cursor moved back up first).
-    mutating func frame(for motion: DeviceMotion, dropped: Int, wallClock now: Double) -> String? {
+    /// The lines of a frame for a window of `columns` × `rows`, at most 10 a second (nil between).
+    mutating func frame(for motion: DeviceMotion, dropped: Int, wallClock now: Double, columns: Int, rows: Int) -> [String]? {
         guard now - lastDraw >= 0.1 else { return nil }
         if lastDraw.isFinite { achievedRate = Double(samplesSinceDraw) / (now - lastDraw) }
         lastDraw = now
         samplesSinceDraw = 0
-        let lines = render(motion, dropped: dropped)
-        var text = drawnLines > 0 ? "\u{1B}[\(drawnLines)A" : ""
-        for line in lines { text += "\u{1B}[2K" + line + "\n" }
-        drawnLines = lines.count
-        return text
+        return render(motion, dropped: dropped, columns: columns, rows: rows)
     }
 
-    func render(_ m: DeviceMotion, dropped: Int) -> [String] {
+    func render(_ m: DeviceMotion, dropped: Int, columns: Int = 80, rows: Int = 24) -> [String] {
         let degrees = 180 / Double.pi
         let e = m.attitude.quaternion.eulerAngles
         func v(_ x: Vector3, _ places: Int = 3) -> String {
             "x " + number(x.x, places).leftPadded(7) + "  y " + number(x.y, places).leftPadded(7) + "  z " + number(x.z, places).leftPadded(7)
         }
         var lines = [
-            "imu stream — \(m.attitude.referenceFrame.rawValue)    (Ctrl-C to stop)",
+            "\(Self.title) — \(m.attitude.referenceFrame.rawValue)   Ctrl-C stops",
             "attitude     roll \(number(e.roll * degrees, 1).leftPadded(7))°  pitch \(number(e.pitch * degrees, 1).leftPadded(7))°  yaw \(number(e.yaw * degrees, 1).leftPadded(7))°",
             "gravity      \(v(m.gravity)) g",
             "user accel   \(v(m.userAcceleration)) g",
             "rotation     \(v(m.rotationRate)) rad/s",
             "heading      " + (m.heading.map { number($0, 1) + "°" } ?? "–")
-                + "    magnetometer: " + (m.magneticField.map { "\($0.accuracy)" } ?? "none"),
-            "rate         \(number(achievedRate, 1)) Hz    dropped \(dropped)",
-            "",
-            "user acceleration, last \(Int(Self.historySeconds)) s (±2 g)",
+                + "   compass " + (m.magneticField.map { "\($0.accuracy)" } ?? "none")
+                + "   rate \(number(achievedRate, 1)) Hz   dropped \(dropped)",
         ]
-        lines += ["x", "y", "z"].enumerated().map { axis, name in "  \(name) " + sparkline(history.map { $0.user[axis] }, range: 2) }
-        lines.append("rotation rate (±5 rad/s)")
-        lines += ["x", "y", "z"].enumerated().map { axis, name in "  \(name) " + sparkline(history.map { $0.rotation[axis] }, range: 5) }
-        if let field = m.magneticField, field.accuracy <= .low {
-            lines.append("")
-            lines.append("↻ The compass needs calibrating: move the device in a figure-eight, turning it through every direction.")
+        if let notice = calibrationNotice {
+            lines += Self.wrap("! " + notice, width: columns - 1, indent: "  ")
+        } else if let field = m.magneticField, field.accuracy <= .low {
+            lines += Self.wrap("! compass \(field.accuracy): move the device in a figure-eight, through every direction", width: columns - 1, indent: "  ")
+        }
+        // The graphs: a label line and one line per axis each, as many as fit (attitude first).
+        let graphs: [(String, String, Double, (Int) -> [Double])] = [
+            ("attitude", "°", 5, { axis in history.map { $0.attitude[axis] } }),
+            ("user acceleration", " g", 0.05, { axis in history.map { $0.user[axis] } }),
+            ("rotation rate", " rad/s", 0.2, { axis in history.map { $0.rotation[axis] } }),
+        ]
+        let names = [["roll", "pitch", "yaw"], ["x", "y", "z"], ["x", "y", "z"]]
+        let width = max(10, columns - 8)
+        // Rows to spare go to the graphs: each axis as tall as three graphs of three axes allow.
+        let height = max(1, min(4, (rows - lines.count - 3) / 9))
+        for (index, graph) in graphs.enumerated() where rows - lines.count >= 1 + 3 * height {
+            let series = (0..<3).map(graph.3)
+            // Scaled to the largest value shown, never finer than `graph.2` (noise stays small).
+            let range = max(graph.2, series.joined().map(abs).max() ?? 0)
+            lines.append("\(graph.0), last \(Int(Self.historySeconds)) s (±\(number(range, range < 1 ? 2 : 0))\(graph.1))")
+            for axis in 0..<3 {
+                let chart = Self.chart(series[axis], range: range, width: width, height: height)
+                for (row, text) in chart.enumerated() {
+                    lines.append((row == height - 1 ? names[index][axis] : "").leftPadded(6) + " " + text)
+                }
+            }
         }
         return lines
     }
 
-    /// Block characters, one per column, each the column's largest-magnitude value.
-    func sparkline(_ values: [Double], range: Double) -> String {
+    /// `height` rows of bars, lowest value at the bottom edge, highest at the top (8 levels a row).
+    static func chart(_ values: [Double], range: Double, width: Int, height: Int) -> [String] {
+        guard height > 1 else { return [sparkline(values, range: range, width: width)] }
+        let blocks = Array(" ▁▂▃▄▅▆▇█")
+        let perColumn = max(1, (values.count + width - 1) / width)
+        var levels: [Int] = []
+        for start in stride(from: 0, to: values.count, by: perColumn) {
+            let chunk = values[start..<min(values.count, start + perColumn)]
+            let value = chunk.max { abs($0) < abs($1) } ?? 0
+            levels.append(1 + Int(((value / range + 1) / 2 * Double(8 * height - 1)).rounded()))
+        }
+        return (0..<height).map { row in
+            let below = 8 * (height - 1 - row)
+            return String(levels.map { blocks[min(8, max(0, $0 - below))] })
+        }
+    }
+
+    /// Words wrapped at `width`, later lines indented.
+    static func wrap(_ text: String, width: Int, indent: String) -> [String] {
+        var lines: [String] = []
+        var line = ""
+        for word in text.split(separator: " ") {
+            let candidate = line.isEmpty ? String(word) : line + " " + word
+            if candidate.count > width, !line.isEmpty {
+                lines.append(line)
+                line = indent + word
+            } else {
+                line = candidate
+            }
+        }
+        if !line.isEmpty { lines.append(line) }
+        return lines
+    }
+
+    /// Block characters, at most `width` columns, each the column's largest-magnitude value;
+    /// the middle level is zero.
+    static func sparkline(_ values: [Double], range: Double, width: Int) -> String {
         let blocks = Array("▁▂▃▄▅▆▇█")
-        guard !values.isEmpty else { return "" }
-        let perColumn = max(1, (values.count + Self.graphWidth - 1) / Self.graphWidth)  // at most graphWidth columns
+        guard !values.isEmpty, width > 0 else { return "" }
+        let perColumn = max(1, (values.count + width - 1) / width)
         var text = ""
         for start in stride(from: 0, to: values.count, by: perColumn) {
             let chunk = values[start..<min(values.count, start + perColumn)]

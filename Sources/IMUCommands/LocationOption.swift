@@ -6,6 +6,9 @@ import IMUGeomagnetism
 enum LocationOption {
     static func parse(_ text: String) throws -> GeodeticLocation {
         let parts = text.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+        if parts.count >= 2, let latitude = parts[0], abs(latitude) > 90 {
+            throw ValidationError("--location: latitude \(text.split(separator: ",")[0]) is beyond ±90° (north positive, south negative); expected latitude,longitude like 52.52,13.40")
+        }
         guard parts.count == 2 || parts.count == 3, parts.allSatisfy({ $0 != nil }),
               let latitude = parts[0], let longitude = parts[1], abs(latitude) <= 90, abs(longitude) <= 360
         else {

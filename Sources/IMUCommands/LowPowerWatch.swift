@@ -1,3 +1,4 @@
+import IMUBoards
 import IMUBus
 import IMUDrivers
 import IMUEvents
@@ -72,9 +73,7 @@ struct LowPowerWatch {
 
     /// Requests the INT line of the session's chip (the board profile's `interrupt-pin`).
     init(session: HardwareSession, rate: Double, duration: Double?, gpio: (chip: any GPIOChip, headerPins: [Int: Int])? = nil) throws {
-        guard let pin = session.placement.interruptPin else {
-            throw CommandError("low power needs the chip's INT pin wired to the header, and the board '\(session.board.name)' names none (add interrupt-pin = <header pin> to its profile)")
-        }
+        guard let pin = session.placement.interruptPin else { throw Self.noInterruptPin(board: session.board) }
         let (chip, headerPins) = try gpio ?? session.headerGPIO()
         guard let line = headerPins[pin] else {
             throw CommandError("the INT pin of '\(session.board.name)' is header pin \(pin), which has no GPIO line on \(chip.label)")
@@ -254,5 +253,21 @@ struct LowPowerWatch {
             }
         }
         return nil
+    }
+}
+
+extension LowPowerWatch {
+    /// Why there is no low power without an INT pin, and what can be done. The Sense HAT's INT
+    /// lines go to its own ATtiny88, not to the header (pinout.xyz): nothing to wire there. A
+    /// breakout's INT can be wired to a free header pin and named in its profile.
+    static func noInterruptPin(board: BoardProfile) -> CommandError {
+        if board.name == "sense-hat" {
+            return CommandError("""
+                low power needs the chip's INT pin on the header, and on the \(board.title) it is not there \
+                (the LSM9DS1's INT lines go to the hat's ATtiny88 microcontroller): run without --low-power \
+                (and without low-power = true in the rules)
+                """)
+        }
+        return CommandError("low power needs the chip's INT pin wired to the header, and the board '\(board.name)' names none: wire INT to a free GPIO pin and add interrupt-pin = <header pin> to its profile")
     }
 }

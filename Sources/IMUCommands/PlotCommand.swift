@@ -10,15 +10,16 @@ import IMUPlot
 struct PlotCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "plot",
-        abstract: "Draw a recorded log as SVG graphs: the raw sensors, or device motion after fusion.",
+        abstract: "Draw a recorded log as SVG graphs: the raw sensors, or device motion after fusion.", usage: "imu plot <log> --output <file.svg> [--what <what>] [<options>]",
         discussion: """
-            --what raw draws the accelerometer, gyroscope and magnetometer as recorded; --what motion
-            runs the log through the same pipeline as imu replay (stored calibration, fusion) and
+            --what raw draws the accelerometer, gyroscope and magnetometer as recorded; --what motion \
+            runs the log through the same pipeline as imu replay (stored calibration, fusion) and \
             draws attitude, rotation rate, gravity and user acceleration.
 
             Examples:
               imu plot walk.csv --output walk.svg
-              imu plot walk.csv --output walk-motion.svg --what motion --frame xArbitraryZVertical
+              imu plot walk.csv --output walk-motion.svg --what motion \\
+                  --frame xArbitraryZVertical
             """)
 
     @Argument(help: "A log in the replay CSV format (what imu record and imu read --format csv write).")
@@ -37,12 +38,7 @@ struct PlotCommand: ParsableCommand {
     }
 
     func run() throws {
-        let recording: ReplayLog
-        do {
-            recording = try ReplayLog.read(path: log, options: .lenient)
-        } catch {
-            throw CommandError("\(error)")
-        }
+        let recording = try LogInput.read(log)
         if recording.report.skippedTotal > 0 { printToStandardError("imu: \(recording.report)") }
         guard !recording.samples.isEmpty else { throw CommandError("\(log) holds no samples to plot") }
         let title = "\((log as NSString).lastPathComponent): \(recording.samples.count) samples"

@@ -11,7 +11,7 @@ struct ProbeCommand: ParsableCommand {
         commandName: "probe",
         abstract: "Find the I²C buses, the motion chips on them and the board profile that matches.",
         discussion: """
-            Scans like i2cdetect (a one-byte read or a quick write per address), then reads the
+            Scans like i2cdetect (a one-byte read or a quick write per address), then reads the \
             identity register of every address an IMU may use.
 
             Examples:

@@ -9,9 +9,9 @@ extension SampleFormat: ExpressibleByArgument {}
 struct ReadCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "read",
-        abstract: "Print the IMU's readings in physical units (g, rad/s, µT, °C).",
+        abstract: "Print the IMU's readings in physical units (g, rad/s, µT, °C).", usage: "imu read [--sim [<scenario>]] [--board <board>] [--rate <hz>] [<options>]",
         discussion: """
-            Acceleration follows Core Motion: in g, gravity pointing down (lying face up reads z = -1).
+            Acceleration follows Core Motion: in g, gravity pointing down (lying face up reads z = -1). \
             Axes are the device's (x right, y top, z out of the component side), after the board's mounting.
 
             Examples:
@@ -25,10 +25,10 @@ struct ReadCommand: ParsableCommand {
     @Flag(help: "List the --sim scenarios and exit.")
     var listScenarios = false
 
-    @Option(help: "Samples per second (the chip is set to its nearest rate).")
+    @Option(parsing: .unconditional, help: "Samples per second (the chip is set to its nearest rate).")
     var rate: Double = 10
 
-    @Option(help: "Stop after this many samples (default: run until Ctrl-C).")
+    @Option(parsing: .unconditional, help: "Stop after this many samples (default: run until Ctrl-C).")
     var count: Int?
 
     @Option(help: "Output format: table, csv or jsonl.")

@@ -5,11 +5,11 @@ import Foundation
 struct RecordCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "record",
-        abstract: "Record raw samples to a CSV log that imu replay (and any spreadsheet) reads.",
+        abstract: "Record raw samples to a CSV log that imu replay (and any spreadsheet) reads.", usage: "imu record --output <file> [--duration <s>] [--sim [<scenario>]] [...]",
         discussion: """
-            The file starts with # metadata lines (chip, board, ranges, rate, calibration), then the
-            header t,acc_x,acc_y,acc_z,gyr_x,gyr_y,gyr_z,mag_x,mag_y,mag_z,temp_c. It is synced to disk
-            every second: a crash or power cut loses at most the last second, and the file stays
+            The file starts with # metadata lines (chip, board, ranges, rate, calibration), then the \
+            header t,acc_x,acc_y,acc_z,gyr_x,gyr_y,gyr_z,mag_x,mag_y,mag_z,temp_c. It is synced to disk \
+            every second: a crash or power cut loses at most the last second, and the file stays \
             readable (an interrupted last line is skipped by readers).
 
             Examples:
@@ -20,10 +20,10 @@ struct RecordCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "The log file to write (replaced if it exists).")
     var output: String
 
-    @Option(help: "Stop after this many seconds (default: until Ctrl-C).")
+    @Option(parsing: .unconditional, help: "Stop after this many seconds (default: until Ctrl-C).")
     var duration: Double?
 
-    @Option(help: "Samples per second.")
+    @Option(parsing: .unconditional, help: "Samples per second.")
     var rate: Double = 100
 
     @OptionGroup var source: IMUSourceOptions
@@ -47,29 +47,26 @@ struct RecordCommand: ParsableCommand {
         }
         var closed = false
         defer { if !closed { close(descriptor) } }
-        let showProgress = isatty(STDERR_FILENO) != 0
         var reader = SampleReader(session: session, rate: rate, count: nil, format: .csv, duration: duration)
         // The samples stay raw; replay applies the stored calibration (named here) again.
         reader.calibrationNote = calibration.file == nil ? "none" : "raw samples; stored \(calibration.summary) calibration applies on replay"
 
         reader.output = LineOutput(descriptor: descriptor, name: output, latency: 1, durable: true)
-        var lastShown = -1.0
+        var progress = RecordProgress(output: output, duration: duration)
+        FileHandle.standardError.write(Data(progress.started.utf8))
         reader.progress = { samples, seconds in
-            guard showProgress, seconds - lastShown >= 0.5 else { return }
-            lastShown = seconds
-            let total = duration.map { " of \(Int($0)) s" } ?? ""
-            FileHandle.standardError.write(Data("\rrecording \(output): \(samples) samples, \(Int(seconds)) s\(total)   ".utf8))
+            if let text = progress.update(samples: samples, seconds: seconds) { FileHandle.standardError.write(Data(text.utf8)) }
         }
         do {
             try reader.run()
         } catch {
-            if showProgress { FileHandle.standardError.write(Data("\n".utf8)) }
+            if progress.terminal { FileHandle.standardError.write(Data("\n".utf8)) }
             throw error
         }
-        if showProgress { FileHandle.standardError.write(Data("\n".utf8)) }
         closed = true
         if close(descriptor) != 0 {
             throw CommandError("cannot write \(output): \(String(cString: strerror(errno))) (closing it)")
         }
+        FileHandle.standardError.write(Data(progress.finished.utf8))
     }
 }

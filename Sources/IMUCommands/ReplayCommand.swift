@@ -9,15 +9,16 @@ import IMUMotion
 struct ReplayCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "replay",
-        abstract: "Run sensor fusion over a recorded log and print device motion for every sample.",
+        abstract: "Run sensor fusion over a recorded log and print device motion for every sample.", usage: "imu replay <log> [--format <format>] [--frame <frame>] [<options>]",
         discussion: """
-            Rows start once the estimate is valid; t is the log's own time. Frames use Core Motion's
-            names: xArbitraryZVertical (no magnetometer), xArbitraryCorrectedZVertical,
+            Rows start once the estimate is valid; t is the log's own time. Frames use Core Motion's \
+            names: xArbitraryZVertical (no magnetometer), xArbitraryCorrectedZVertical, \
             xMagneticNorthZVertical, xTrueNorthZVertical (needs --declination or --location).
 
             Examples:
               imu replay walk.csv > walk-motion.csv
-              imu replay walk.csv --frame xTrueNorthZVertical --location 52.52,13.40 --format table
+              imu replay walk.csv --format table --frame xTrueNorthZVertical \\
+                  --location 52.52,13.40
             """)
 
     @Argument(help: "A log in the replay CSV format (imu record, imu read --format csv).")
@@ -30,12 +31,7 @@ struct ReplayCommand: ParsableCommand {
 
     func run() throws {
         StopSignal.install()
-        let recording: ReplayLog
-        do {
-            recording = try ReplayLog.read(path: log, options: .lenient)
-        } catch {
-            throw CommandError("\(error)")
-        }
+        let recording = try LogInput.read(log)
         if recording.report.skippedTotal > 0 { printToStandardError("imu: \(recording.report)") }
         var fusion = try LogFusion(recording, path: log, options: frameOptions)
         let formatter = MotionFormatter(format)

@@ -14,9 +14,9 @@ import Logging
 struct RunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
-        abstract: "Run as a service: events from the IMU fire the rules file's GPIO and command actions.",
+        abstract: "Run as a service: events from the IMU fire the rules file's GPIO and command actions.", usage: "imu run [--config <rules.toml>] [--sim [<scenario>]] [<options>]",
         discussion: """
-            Logs go to standard error with journald priorities. SIGHUP reloads the rules (an invalid
+            Logs go to standard error with journald priorities. SIGHUP reloads the rules (an invalid \
             file is refused and the old rules stay); SIGTERM stops, GPIO lines back low.
 
             Examples:
@@ -30,10 +30,10 @@ struct RunCommand: ParsableCommand {
 
     @OptionGroup var source: IMUSourceOptions
 
-    @Option(help: "Samples per second.")
+    @Option(parsing: .unconditional, help: "Samples per second.")
     var rate: Double = 100
 
-    @Option(help: "Stop after this many seconds (default: until SIGTERM).")
+    @Option(parsing: .unconditional, help: "Stop after this many seconds (default: until SIGTERM).")
     var duration: Double?
 
     @Flag(help: "Sleep between shakes, woken by the chip's INT pin (also `low-power = true` in the rules file).")
@@ -59,6 +59,8 @@ struct RunCommand: ParsableCommand {
         (gpio.chip as? ReacquiringGPIOChip)?.note = { log.warning("\($0)") }
         let (chip, headerPins) = gpio
         var rules = try loadRules(pins: Set(headerPins.keys))
+        try RuleLineCheck.check(rules, chip: chip, file: config)
+        for warning in HeaderPinAdvice.warnings(for: rules) { log.warning("\(warning)") }
         var runner: ActionRunner
         do {
             runner = try ActionRunner(rules: rules.rules, chip: chip, headerPins: headerPins)
@@ -72,6 +74,9 @@ struct RunCommand: ParsableCommand {
             "rules": "\(rules.rules.count)", "calibration": "\(calibration.summary)", "gpio": "\(chip.label)",
             "low_power": "\(lowPower)",
         ])
+        if let notice = calibration.uncalibratedNotice(hasMagnetometer: session.driver.capabilities.magnetometer, source: source) {
+            log.warning("\(notice)")
+        }
 
         var toldPulseScheduling = false
         func tellPulseScheduling() {
@@ -90,6 +95,7 @@ struct RunCommand: ParsableCommand {
             guard StopSignal.takeReloadRequest() else { return }
             do {
                 let reloaded = try loadRules(pins: Set(headerPins.keys))
+                try RuleLineCheck.check(reloaded, chip: chip, file: config)
                 let newRunner = try ActionRunner(rules: reloaded.rules, chip: chip, headerPins: headerPins, reusing: runner)
                 rules = reloaded
                 runner = newRunner

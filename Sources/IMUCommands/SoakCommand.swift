@@ -15,7 +15,7 @@ import IMUTwin
 struct SoakCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "soak",
-        abstract: "Run the live pipeline on the twin for many samples with faults injected, and report its health.",
+        abstract: "Run the live pipeline on the twin for many samples with faults injected, and report its health.", usage: "imu soak [<scenario>] [--samples <n>] [--rate <hz>] [<options>]",
         shouldDisplay: false)
 
     @Argument(help: "The twin's motion scenario.")
@@ -24,7 +24,7 @@ struct SoakCommand: ParsableCommand {
     @Option(help: "Samples to deliver.")
     var samples = 100_000_000
 
-    @Option(help: "Samples per second (200 and above: through the chip's FIFO).")
+    @Option(parsing: .unconditional, help: "Samples per second (200 and above: through the chip's FIFO).")
     var rate: Double = 952
 
     @Option(help: "The simulated board (sim: an LSM9DS1 with its magnetometer; gy-521: an MPU-6050).")
@@ -33,10 +33,10 @@ struct SoakCommand: ParsableCommand {
     @Option(help: "How wrong the twin's sensors are (typical, calibrated, perfect).")
     var errors = "typical"
 
-    @Option(help: "Seconds of virtual time between faults (0: none).")
+    @Option(parsing: .unconditional, help: "Seconds of virtual time between faults (0: none).")
     var faultInterval: Double = 30
 
-    @Option(help: "Print a line every this many samples (default: a tenth of the run).")
+    @Option(parsing: .unconditional, help: "Print a line every this many samples (default: a tenth of the run).")
     var reportEvery: Int?
 
     /// The fusion issue's goal (mean total RMSE over BROAD), held here for each interval.

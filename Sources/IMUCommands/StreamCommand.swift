@@ -7,31 +7,31 @@ import IMUMotion
 struct StreamCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stream",
-        abstract: "Show device motion live: attitude, gravity, user acceleration, rotation rate, heading.",
+        abstract: "Show device motion live: attitude, gravity, user acceleration, rotation rate, heading.", usage: "imu stream [--sim [<scenario>]] [--board <board>] [<options>]",
         discussion: """
-            On a terminal, a view that updates in place with graphs of the last seconds. Piped, CSV
+            On a terminal, a view that updates in place with graphs of the last seconds. Piped, CSV \
             (the columns of imu replay) or JSON Lines.
 
             Examples:
               imu stream --sim figure-eight
-              imu stream --board sense-hat --frame xMagneticNorthZVertical --format csv > motion.csv
-              imu stream --board sense-hat --frame xTrueNorthZVertical --location 52.52,13.40
+              imu stream --board sense-hat --format csv > motion.csv
+              imu stream --board sense-hat --frame xTrueNorthZVertical --location 52.5,13.4
             """)
 
     @OptionGroup var source: IMUSourceOptions
 
     @OptionGroup var frameOptions: FrameOptions
 
-    @Option(help: "Samples per second.")
+    @Option(parsing: .unconditional, help: "Samples per second.")
     var rate: Double = 100
 
     @Option(help: "Output: table (live view on a terminal), csv or jsonl. Default: table on a terminal, csv otherwise.")
     var format: SampleFormat?
 
-    @Option(help: "Stop after this many rows.")
+    @Option(parsing: .unconditional, help: "Stop after this many rows.")
     var count: Int?
 
-    @Option(help: "Stop after this many seconds.")
+    @Option(parsing: .unconditional, help: "Stop after this many seconds.")
     var duration: Double?
 
     func validate() throws {
@@ -55,30 +55,44 @@ struct StreamCommand: ParsableCommand {
         var stream = SampleStream(session: session, rate: rate, duration: duration)
         stream.lost = { lostSoFar = $0 }
         _ = try stream.configure()
+        let notice = calibration.uncalibratedNotice(hasMagnetometer: session.driver.capabilities.magnetometer, source: source)
         var output = LineOutput()
         defer { output.flush() }
         let formatter = MotionFormatter(format)
+        // The live view takes the alternate screen (the shell's screen comes back untouched);
+        // Ctrl-C and q arrive as keys there.
+        let screen = live ? TerminalScreen() : nil
+        defer { screen?.restore() }
         if !live {
+            // Said once, at warning level, on standard error (standard output carries the data).
+            if let notice { printToStandardError("imu stream: warning: \(notice)") }
             for line in formatter.header(frame: frame, source: "\(session.driver.model.rawValue) on \(session.bus.name)") { output.write(line) }
         }
-        var view = LiveMotionView()
+        var view = LiveMotionView(calibrationNotice: notice)
         var rows = 0
-        let dropped = try stream.run(afterBatch: { output.flushIfDue() }) { raw in
+        let afterBatch = {
+            if let screen, screen.keys().contains(where: { [UInt8(ascii: "q"), UInt8(ascii: "Q"), 3].contains($0) }) {
+                StopSignal.request()
+            }
+            output.flushIfDue()
+        }
+        let dropped = try stream.run(afterBatch: afterBatch) { raw in
             let sample = calibration.apply(to: raw)
             guard let estimated = pipeline.update(sample) else { return false }
             let motion = estimated.with(field: sample.magneticField, accuracy: calibration.magnetometerAccuracy)
             rows += 1
-            if live {
+            if let screen {
                 view.add(motion)
-                if let frameText = view.frame(for: motion, dropped: lostSoFar, wallClock: ProcessInfo.processInfo.systemUptime) {
-                    output.write(String(frameText.dropLast()))
-                    output.flush()
+                let size = screen.size ?? ScreenFit.standardSize
+                if let lines = view.frame(for: motion, dropped: lostSoFar, wallClock: ProcessInfo.processInfo.systemUptime, columns: size.columns, rows: size.rows) {
+                    screen.draw(lines)
                 }
             } else {
                 output.write(formatter.line(for: motion))
             }
             return count.map { rows >= $0 } ?? false
         }
+        screen?.restore()
         try output.finish()
         SampleStream.reportLost(dropped)
     }

@@ -40,11 +40,7 @@ final class TerminalScreen {
     deinit { restore() }
 
     /// The terminal's size in cells; nil when it does not say.
-    var size: (columns: Int, rows: Int)? {
-        var window = winsize()
-        guard ioctl(output, UInt(TIOCGWINSZ), &window) == 0, window.ws_col > 0, window.ws_row > 0 else { return nil }
-        return (Int(window.ws_col), Int(window.ws_row))
-    }
+    var size: (columns: Int, rows: Int)? { ScreenFit.size(of: output) }
 
     /// The keys typed since the last call (bytes; Ctrl-C is 3).
     func keys() -> [UInt8] {
@@ -55,10 +51,22 @@ final class TerminalScreen {
     }
 
     /// Draws `lines` from the top-left corner, each erasing the rest of its row, and clears
-    /// below them (the screen may have been larger the frame before).
+    /// below them (the screen may have been larger the frame before). The lines are fitted to
+    /// the window as it is now (`ScreenFit`): nothing wraps, nothing scrolls. After a resize
+    /// (the size differs from the last frame's) the screen is cleared first.
     func draw(_ lines: [String]) {
-        write("\u{1B}[H" + lines.map { $0 + "\u{1B}[K" }.joined(separator: "\r\n") + "\u{1B}[J")
+        let size = self.size ?? ScreenFit.standardSize
+        var text = ""
+        if let last = lastSize, last != size { text += "\u{1B}[2J" }
+        lastSize = size
+        let fitted = ScreenFit.fit(lines, columns: size.columns, rows: size.rows)
+        // A full-width line needs no erase (and an erase while the cursor waits at the right
+        // edge to wrap would clear its last cell); below a shorter frame the rest is cleared.
+        text += "\u{1B}[H" + fitted.map { $0.count < size.columns ? $0 + "\u{1B}[K" : $0 }.joined(separator: "\r\n")
+        if fitted.count < size.rows { text += "\r\n\u{1B}[J" }
+        write(text)
     }
+    private var lastSize: (columns: Int, rows: Int)?
 
     /// Clears the whole screen (after a resize).
     func clear() { write("\u{1B}[2J") }

@@ -7,7 +7,7 @@ import IMUTilt
 struct TiltDemoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tilt",
-        abstract: "A ball that rolls across the terminal as the board tilts.",
+        abstract: "A ball that rolls across the terminal as the board tilts.", usage: "imu demo tilt [--sim [<scenario>]] [--board <board>] [<options>]",
         discussion: """
             Gravity in the board's plane pushes the ball towards the lower edge (the right edge \
             down rolls it right, the top edge down rolls it up), with the push's angle and \
@@ -24,16 +24,16 @@ struct TiltDemoCommand: ParsableCommand {
 
     @OptionGroup var source: IMUSourceOptions
 
-    @Option(help: "Samples per second.")
+    @Option(parsing: .unconditional, help: "Samples per second.")
     var rate: Double = 100
 
-    @Option(help: "Stop after this many seconds.")
+    @Option(parsing: .unconditional, help: "Stop after this many seconds.")
     var duration: Double?
 
-    @Option(name: .customLong("dead-zone"), help: "Tilts below this many degrees do not push.")
+    @Option(name: .customLong("dead-zone"), parsing: .unconditional, help: "Tilts below this many degrees do not push.")
     var deadZoneDegrees: Double = 3
 
-    @Option(help: "How quickly the ball slows down: its velocity falls as e^(−viscosity·t), per second.")
+    @Option(parsing: .unconditional, help: "How quickly the ball slows down: its velocity falls as e^(−viscosity·t), per second.")
     var viscosity: Double = 1
 
     /// Frames per second of the animation (and lines per second of the CSV).

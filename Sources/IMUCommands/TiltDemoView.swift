@@ -45,8 +45,10 @@ struct TiltDemoView {
     /// The status line: the push's arrow, angle (degrees and radians, atan2 with y up) and
     /// magnitude (and what it accelerates by), and the tilt.
     static func status(push: Push, tiltDegrees: Double?) -> String {
-        let degrees = push.angle * 180 / .pi
-        return "push \(arrow(for: push))  angle \(number(degrees, 1).leftPadded(6))° (\(number(push.angle, 2)) rad)"
+        let degrees = number(push.angle * 180 / .pi, 1)
+        // Right-aligned in 6 cells ("-166.5" fills them), the unit right after the number.
+        let angle = String(repeating: " ", count: max(0, 6 - degrees.count)) + degrees
+        return "push \(arrow(for: push))  angle \(angle)° (\(number(push.angle, 2)) rad)"
             + "  magnitude \(number(push.magnitude, 2)) (\(number(push.magnitude * Push.pointsPerSecondSquaredPerMagnitude, 0)) points/s²)"
             + (tiltDegrees.map { "  tilt \(number($0, 1))°" } ?? "  (filter warming up)")
     }
@@ -72,6 +74,9 @@ struct TiltDemoView {
         lines.append("└" + String(repeating: "─", count: arenaColumns) + "┘")
         return lines
     }
+
+    /// The title's words, for tests that look for it.
+    static let title = "imu demo tilt"
 
     private func clipped(_ line: String) -> String {
         line.count <= columns ? line : String(line.prefix(columns))

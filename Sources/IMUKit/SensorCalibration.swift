@@ -27,7 +27,8 @@ public struct SensorCalibration: Sendable {
         SensorCalibration(file: try CalibrationStore.load(chip, searching: directories))
     }
 
-    /// Where calibration files are looked for by default: the user's directory, then /etc/imu.
+    /// Where calibration files are looked for by default: the installed service's directory
+    /// alone when there is one (`CalibrationDirectory.shared`), else the user's, then /etc/imu.
     public static var standardSearchPath: [String] {
         CalibrationDirectory.searchPath(environment: ProcessInfo.processInfo.environment)
     }

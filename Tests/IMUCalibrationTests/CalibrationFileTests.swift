@@ -52,10 +52,24 @@ struct CalibrationDirectoryTests {
         #expect(CalibrationDirectory.user(environment: ["XDG_CONFIG_HOME": "relative", "HOME": "/home/pi"]) == "/home/pi/.config/imu")
         #expect(CalibrationDirectory.user(environment: ["HOME": "/home/pi/"]) == "/home/pi/.config/imu")
         #expect(CalibrationDirectory.user(environment: [:]) == nil)
-        #expect(CalibrationDirectory.forWriting(environment: ["HOME": "/home/pi"]) == "/home/pi/.config/imu")
-        #expect(CalibrationDirectory.forWriting(environment: ["HOME": "/home/pi"], system: true) == "/etc/imu")
-        #expect(CalibrationDirectory.forWriting(environment: [:]) == "/etc/imu")
-        #expect(CalibrationDirectory.searchPath(environment: ["HOME": "/root"]) == ["/root/.config/imu", "/etc/imu"])
+        #expect(CalibrationDirectory.forWriting(environment: ["HOME": "/home/pi"], serviceInstalled: false) == "/home/pi/.config/imu")
+        #expect(CalibrationDirectory.forWriting(environment: ["HOME": "/home/pi"], system: true, serviceInstalled: false) == "/etc/imu")
+        #expect(CalibrationDirectory.forWriting(environment: [:], serviceInstalled: false) == "/etc/imu")
+        #expect(CalibrationDirectory.searchPath(environment: ["HOME": "/root"], serviceInstalled: false) == ["/root/.config/imu", "/etc/imu"])
+    }
+
+    /// With the service installed its state directory is the one place: the user's commands write
+    /// and read there, so the service applies what the README has you measure (issue 18).
+    @Test func theInstalledServiceDirectoryIsTheOnePlace() {
+        let home = ["HOME": "/home/pi"]
+        #expect(CalibrationDirectory.forWriting(environment: home, serviceInstalled: true) == "/var/lib/imu")
+        #expect(CalibrationDirectory.forWriting(environment: home, system: true, serviceInstalled: true) == "/var/lib/imu")
+        #expect(CalibrationDirectory.searchPath(environment: home, serviceInstalled: true) == ["/var/lib/imu"])
+        let unit = ["HOME": "/home/pi", "IMU_CALIBRATION_DIR": "/srv/imu"]
+        #expect(CalibrationDirectory.searchPath(environment: unit, serviceInstalled: false) == ["/srv/imu"])
+        #expect(CalibrationDirectory.forWriting(environment: unit, serviceInstalled: false) == "/srv/imu")
+        // A relative value is not a place: ignored, as XDG does.
+        #expect(CalibrationDirectory.searchPath(environment: ["IMU_CALIBRATION_DIR": "imu"], serviceInstalled: false) == ["/etc/imu"])
     }
 }
 

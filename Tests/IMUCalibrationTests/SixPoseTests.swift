@@ -129,7 +129,7 @@ struct SixPoseSessionTests {
             Issue.record("a pose 8° off was used")
         } catch {
             #expect(error.kind == .badPose)
-            #expect(error.reason.hasPrefix("held badly: top-down 8."))
+            #expect(error.reason.hasPrefix("held badly: upside down 8."))
         }
         #expect(session.nextPose == .topDown)
         #expect(session.offer(poseWindow(.topDown, errors: errors, tiltDegrees: 1, random: &random)) == .accepted(.topDown))

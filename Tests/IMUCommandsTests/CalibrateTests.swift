@@ -176,10 +176,19 @@ import Testing
         process.waitUntilExit()
         let screen = String(decoding: data, as: UTF8.self)
         #expect(process.terminationStatus == 0, "\(screen)")
-        // The bar redraws in place (carriage return, erase line) as coverage grows.
-        let frames = screen.components(separatedBy: "\r").filter { $0.contains("coverage [") }
+        // The view redraws in place (cursor home) as coverage grows, with MotionCal's figures
+        // and a hint; the coverage shown never goes down.
+        let frames = screen.components(separatedBy: "\u{1B}[H").filter { $0.contains("coverage [") }
         #expect(frames.count > 10, "\(screen.suffix(300))")
         #expect(frames.contains { $0.contains("█") && $0.contains("% of 80%") })
+        #expect(frames.contains { $0.contains("gaps") && $0.contains("variance") && $0.contains("wobble") && $0.contains("fit error") })
+        let shown = frames.compactMap { frame -> Double? in
+            guard let range = frame.range(of: "] ") else { return nil }
+            return Double(frame[range.upperBound...].prefix { $0.isNumber })
+        }
+        #expect(shown.count == frames.count && zip(shown, shown.dropFirst()).allSatisfy { $0 <= $1 }, "\(shown)")
+        let hints = Set(frames.compactMap { $0.components(separatedBy: "next: ").dropFirst().first?.prefix { $0 != "\u{1B}" && $0 != "\r" } })
+        #expect(hints.count >= 2, "the hint never changed: \(hints)")
         #expect(screen.contains("hard iron:") && screen.contains("coverage"))
     }
 
