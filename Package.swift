@@ -10,7 +10,7 @@ let package = Package(
             targets: [
                 "IMUBus", "IMUGeometry", "IMUDrivers", "IMUBoards", "IMULinux", "IMUTwin",
                 "IMUFusion", "IMUFusionReference", "IMULog", "IMUGeomagnetism", "IMUCalibration",
-                "IMUMotion", "IMUKit", "IMUTilt", "IMUEvents", "IMURules", "IMUPlot",
+                "IMUMotion", "IMUKit", "IMUTilt", "IMUEvents", "IMURules", "IMUPlot", "IMUMQTT",
             ]
         ),
         .executable(name: "imu", targets: ["imu"]),
@@ -32,6 +32,11 @@ let package = Package(
             providers: [.apt(["libgpiod-dev"])]
         ),
         .target(name: "CGPIOBridge", dependencies: ["CGPIOD"]),
+        .systemLibrary(
+            name: "CMosquitto",
+            pkgConfig: "libmosquitto",
+            providers: [.apt(["libmosquitto-dev"])]
+        ),
 
         // Bus layer: I²C and GPIO protocols and errors (no platform code; Foundation-free).
         .target(name: "IMUBus"),
@@ -80,6 +85,8 @@ let package = Package(
             name: "IMURules",
             dependencies: ["IMUBus", "IMUEvents", "IMUConfigFile"]
         ),
+        // The daemon's MQTT front end (libmosquitto): events, motion, availability, Home Assistant discovery.
+        .target(name: "IMUMQTT", dependencies: ["CMosquitto", "IMUConfigFile"]),
         // SVG charts of logs and device motion (imu plot).
         .target(name: "IMUPlot"),
         // Calibration: gyro bias, six-pose accelerometer, magnetometer ellipsoid fit, sphere
@@ -98,7 +105,7 @@ let package = Package(
             dependencies: [
                 "IMUBus", "IMUDrivers", "IMUBoards", "IMULinux", "IMUTwin",
                 "IMUFusion", "IMUFusionReference", "IMULog", "IMUMotion", "IMUKit", "IMUGeometry", "IMUGeomagnetism",
-                "IMUCalibration", "IMUEvents", "IMURules", "IMUPlot", "IMUTilt",
+                "IMUCalibration", "IMUEvents", "IMURules", "IMUPlot", "IMUTilt", "IMUMQTT",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -147,6 +154,7 @@ let package = Package(
         .testTarget(name: "IMUEventsTests", dependencies: ["IMUEvents", "IMUGeometry"]),
         .testTarget(name: "IMUPlotTests", dependencies: ["IMUPlot"]),
         .testTarget(name: "IMURulesTests", dependencies: ["IMURules", "IMUEvents", "IMUConfigFile", "IMUTwin", "IMUBus"]),
+        .testTarget(name: "IMUMQTTTests", dependencies: ["IMUMQTT", "IMUConfigFile"]),
         .testTarget(name: "IMUCalibrationTests", dependencies: ["IMUCalibration", "IMUGeometry", "IMUConfigFile"]),
     ],
     swiftLanguageModes: [.v6]

@@ -9,6 +9,7 @@ packages=(
     libgpiod-dev   # <gpiod.h> and libgpiod (1.6 on Debian 12), for CGPIOD / CGPIOBridge
     i2c-tools      # i2cdetect / i2cget, to compare with `imu probe` on a real board
     pkg-config     # SwiftPM finds libgpiod through it
+    libmosquitto-dev  # <mosquitto.h> and libmosquitto, for the daemon's MQTT front end (CMosquitto)
 )
 if [ "${1:-}" = "--tests" ]; then
     packages+=(
@@ -16,6 +17,8 @@ if [ "${1:-}" = "--tests" ]; then
         qemu-system-x86  # Scripts/qemu-kernel-test.sh boots Debian's kernel under QEMU
         busybox-static   # … with a static busybox (shell, insmod, i2cset/i2cget/i2cdetect) as its userland
         util-linux       # `script`: the pseudo-terminal of the calibration display test
+        mosquitto mosquitto-clients  # a real broker and subscriber for the MQTT tests
+        openssl          # the MQTT TLS test makes its own CA and broker certificate
         golang-github-burntsushi-toml-dev  # ships toml-test, TOML's conformance suite, for the TOML reader's tests
         qemu-system-arm            # Scripts/check-firmware.sh runs the firmware on QEMU's microbit (Cortex-M0)
         gcc-arm-none-eabi          # … links it (and builds x-io Fusion's C for the comparison)

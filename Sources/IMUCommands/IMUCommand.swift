@@ -15,7 +15,7 @@ public struct IMUCommand: ParsableCommand {
     public init() {}
 
     /// `imu --version`: raised with every release (the lead's call).
-    public static let version = "imu 0.9.0"
+    public static let version = "imu \(IMUVersion.current)"
 
     /// ArgumentParser's main, with Foundation's file errors put in words ("cannot read X: is a
     /// directory") instead of `Error Domain=NSCocoaErrorDomain Code=256 "(null)"`.

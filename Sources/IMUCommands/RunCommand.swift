@@ -5,6 +5,7 @@ import IMUBus
 import IMUConfigFile
 import IMUEvents
 import IMULinux
+import IMUMQTT
 import IMUMotion
 import IMURules
 import IMUTwin
@@ -39,10 +40,36 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Sleep between shakes, woken by the chip's INT pin (also `low-power = true` in the rules file).")
     var lowPower = false
 
+    @Option(help: "Publish events and motion to this MQTT broker (mqtt://host:port or mqtts://host:port); overrides [mqtt] url in the rules file.")
+    var mqtt: String?
+
+    @Flag(help: "Remove this device from Home Assistant (empty retained discovery messages) and exit.")
+    var mqttForget = false
+
     func validate() throws {
         guard rate.isFinite, rate >= 10, rate <= 1000 else {
             throw ValidationError("--rate must be between 10 and 1000 samples per second, not \(rate)")
         }
+        if let mqtt, case .failure(let problem) = MQTTSettings.parseURL(mqtt) {
+            throw ValidationError("--mqtt \(problem.reason), not \"\(mqtt)\"")
+        }
+    }
+
+    /// `[mqtt]` from the rules file, its url replaced by `--mqtt`; nil when neither is given.
+    func mqttSettings() throws -> MQTTSettings? {
+        var settings: MQTTSettings?
+        do {
+            settings = try MQTTSettings.load(fromConfigFile: config)
+        } catch {
+            throw CommandError("\(error)")
+        }
+        if let mqtt, case .success(let address) = MQTTSettings.parseURL(mqtt) {
+            if settings == nil, case .success(let fresh) = MQTTSettings.fromURL(mqtt) { settings = fresh }
+            settings?.host = address.host
+            settings?.port = address.port
+            settings?.tls = address.tls
+        }
+        return settings
     }
 
     func run() throws {
@@ -52,6 +79,20 @@ struct RunCommand: ParsableCommand {
         log.logLevel = .info
 
         let session = try source.open()
+        let mqttSettings = try self.mqttSettings()
+        let model = "\(session.driver.model.rawValue) on \(session.board.name)"
+        if mqttForget {
+            guard let mqttSettings else { throw CommandError("--mqtt-forget needs --mqtt URL or an [mqtt] table in \(config)") }
+            do {
+                try MQTTPublisher.forget(
+                    settings: mqttSettings,
+                    discovery: HomeAssistantDiscovery(settings: mqttSettings, model: model, softwareVersion: IMUVersion.current))
+            } catch {
+                throw CommandError("\(error)")
+            }
+            log.notice("removed \(mqttSettings.deviceID) from Home Assistant (discovery prefix \(mqttSettings.discoveryPrefix))")
+            return
+        }
         // A damaged or foreign calibration file: a warning, and the daemon runs uncalibrated.
         let calibration = AppliedCalibration(orUncalibratedFor: session.chipIdentity) { log.warning("\($0)") }
         let gpio = try session.headerGPIO()
@@ -87,12 +128,16 @@ struct RunCommand: ParsableCommand {
         tellPulseScheduling()
 
         var pipeline = EventPipeline(calibration: calibration, magnetometer: session.driver.capabilities.magnetometer)
+        let reloads = ReloadRequests()
+        let broker = try mqttSettings.map { settings in try DaemonMQTT(settings: settings, model: model, reload: reloads, log: log) }
         defer {
             Self.makeSafe(runner, rules: rules)
+            broker?.stop()
             log.info("stopped")
         }
         func reloadIfAsked() {
-            guard StopSignal.takeReloadRequest() else { return }
+            let fromBroker = reloads.take()
+            guard StopSignal.takeReloadRequest() || fromBroker else { return }
             do {
                 let reloaded = try loadRules(pins: Set(headerPins.keys))
                 try RuleLineCheck.check(reloaded, chip: chip, file: config)
@@ -102,11 +147,14 @@ struct RunCommand: ParsableCommand {
                 engine = RuleEngine(rules: rules.rules)
                 log.notice("rules reloaded", metadata: ["rules": "\(rules.rules.count)"])
                 tellPulseScheduling()
+                if fromBroker { reloads.done(rules: rules.rules.count, error: nil) }
             } catch {
                 log.error("rules not reloaded, keeping the old ones: \(error)")
+                if fromBroker { reloads.done(rules: nil, error: "rules not reloaded, keeping the old ones: \(error)") }
             }
         }
         func fire(_ events: [MotionEvent]) {
+            if let broker { for event in events { broker.publish(event) } }
             for event in events {
                 for rule in engine.fire(event) { Self.run(rule, for: event, runner: runner, log: log) }
             }
@@ -128,6 +176,7 @@ struct RunCommand: ParsableCommand {
         _ = try stream.configure()
         let dropped = try stream.run(afterBatch: reloadIfAsked) { sample in
             fire(pipeline.update(sample))
+            if let broker, let motion = pipeline.lastMotion { broker.update(motion) }
             return false
         }
         if dropped > 0 { log.warning("samples lost to FIFO overflows and bus outages", metadata: ["count": "\(dropped)"]) }

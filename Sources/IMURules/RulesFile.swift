@@ -79,7 +79,8 @@ struct RulesDecoder: TOMLSchemaDecoder {
 
     func decode() throws(ConfigFileError) -> RulesFile {
         let root = locator.root
-        try checkKeys(root, allowed: ["low-power", "rule"], table: nil, index: nil, what: "a rules file")
+        // [mqtt] belongs to the daemon's MQTT front end, which checks it (MQTTSettings).
+        try checkKeys(root, allowed: ["low-power", "rule", "mqtt"], table: nil, index: nil, what: "a rules file")
         var lowPower = false
         if let value = root["low-power"] {
             guard value.type == .bool, let flag = value.bool else { throw mustBe("low-power", value, table: nil, index: nil) }

@@ -1,0 +1,4 @@
+/// The version `imu --version` prints and the daemon reports (Home Assistant's sw_version).
+enum IMUVersion {
+    static let current = "0.3.0"
+}

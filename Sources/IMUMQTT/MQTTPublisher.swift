@@ -1,0 +1,361 @@
+import CMosquitto
+import Foundation
+
+/// The daemon's MQTT front end: events (QoS 1 by default, queued while the broker is away, in
+/// order), motion at an interval (QoS 0, latest only), availability (retained, `offline` as the
+/// broker's last will), Home Assistant discovery (retained; sent again when Home Assistant says it
+/// is back online), and commands when allowed.
+///
+/// Nothing here runs on the caller's thread but an append under a lock: libmosquitto's network
+/// thread talks to the broker and a thread of ours hands it messages, so a broker that is slow,
+/// gone, or accepts the connection and then never answers cannot delay acquisition, recognisers
+/// or GPIO actions.
+public final class MQTTPublisher: @unchecked Sendable {
+    // @unchecked: every mutable field below is guarded by `condition`'s lock; `client` is
+    // libmosquitto's, which is thread-safe with its threaded interface.
+    public enum LogLevel: Sendable { case info, warning, error }
+
+    public let settings: MQTTSettings
+    let discovery: HomeAssistantDiscovery
+    private let log: @Sendable (LogLevel, String) -> Void
+    /// Answers a command's JSON with the result's JSON (only when `allowCommands`).
+    private let onCommand: @Sendable (String) -> String
+
+    private let client: OpaquePointer
+    private let condition = NSCondition()
+    private var outbox: EventOutbox
+    private var latestMotion: String?
+    private var motionDue = Date.distantPast
+    private var connected = false
+    private var announce = false
+    private var commands: [String] = []
+    private var stopping = false
+    private var senderDone = false
+    private var everConnected = false
+    private var toldUnreachable = false
+    /// Online, discovery and subscriptions after each connect (off for `forget`).
+    private var announces = true
+    /// Counters for status and tests.
+    public private(set) var eventsPublished = 0
+    public private(set) var connections = 0
+
+    /// At most this many QoS-1 messages wait for their acknowledgement at once.
+    static let window = 20
+
+    public init(
+        settings: MQTTSettings, discovery: HomeAssistantDiscovery, log: @escaping @Sendable (LogLevel, String) -> Void,
+        onCommand: @escaping @Sendable (String) -> String = { _ in #"{"error":"commands are not enabled"}"# }
+    ) throws(MQTTError) {
+        self.settings = settings
+        self.discovery = discovery
+        self.log = log
+        self.onCommand = onCommand
+        outbox = EventOutbox(limit: settings.queueLimit)
+        Self.initialiseLibrary
+        let clientID = settings.clientID ?? "imu-\(settings.deviceID)"
+        guard let client = mosquitto_new(clientID, true, nil) else { throw MQTTError("cannot create an MQTT client (out of memory)") }
+        self.client = client
+        do {
+            try configure()
+        } catch {
+            mosquitto_destroy(client)
+            throw error
+        }
+    }
+
+    deinit {
+        mosquitto_destroy(client)
+    }
+
+    private static let initialiseLibrary: Void = { _ = mosquitto_lib_init() }()
+
+    private func configure() throws(MQTTError) {
+        mosquitto_user_data_set(client, Unmanaged.passUnretained(self).toOpaque())
+        _ = mosquitto_int_option(client, MOSQ_OPT_PROTOCOL_VERSION, Int32(MQTT_PROTOCOL_V311))
+        let offline = "offline"
+        try check(mosquitto_will_set(client, settings.availabilityTopic, Int32(offline.utf8.count), offline, 1, true), "setting the last will")
+        if let username = settings.username {
+            let password = try settings.passwordFile.map { path throws(MQTTError) in try Self.readPassword(path) }
+            try check(mosquitto_username_pw_set(client, username, password), "setting the user name")
+        } else if settings.passwordFile != nil {
+            throw MQTTError("password-file needs a username")
+        }
+        if settings.tls {
+            let ca = settings.caFile
+            if let ca, !FileManager.default.isReadableFile(atPath: ca) {
+                throw MQTTError("ca-file \(ca) cannot be read")
+            }
+            // Without ca-file: the system's trusted certificates.
+            let caPath = ca == nil ? "/etc/ssl/certs" : nil
+            try check(mosquitto_tls_set(client, ca, caPath, nil, nil, nil), "setting up TLS")
+        }
+        _ = mosquitto_reconnect_delay_set(client, 1, 30, true)
+        mosquitto_connect_callback_set(client) { _, context, code in
+            MQTTPublisher.from(context)?.connected(code: code)
+        }
+        mosquitto_disconnect_callback_set(client) { _, context, code in
+            MQTTPublisher.from(context)?.disconnected(code: code)
+        }
+        mosquitto_publish_callback_set(client) { _, context, messageID in
+            MQTTPublisher.from(context)?.acknowledged(messageID)
+        }
+        mosquitto_message_callback_set(client) { _, context, message in
+            guard let message = message?.pointee, let publisher = MQTTPublisher.from(context) else { return }
+            let topic = String(cString: message.topic)
+            let payload = message.payload.map {
+                String(decoding: UnsafeRawBufferPointer(start: $0, count: Int(message.payloadlen)), as: UTF8.self)
+            } ?? ""
+            publisher.received(topic: topic, payload: payload)
+        }
+    }
+
+    private static func from(_ context: UnsafeMutableRawPointer?) -> MQTTPublisher? {
+        context.map { Unmanaged<MQTTPublisher>.fromOpaque($0).takeUnretainedValue() }
+    }
+
+    static func readPassword(_ path: String) throws(MQTTError) -> String {
+        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
+            throw MQTTError("password-file \(path) cannot be read")
+        }
+        guard let line = text.split(separator: "\n", omittingEmptySubsequences: false).first, !line.isEmpty else {
+            throw MQTTError("password-file \(path) is empty (its first line is the password)")
+        }
+        return String(line.hasSuffix("\r") ? line.dropLast() : line)
+    }
+
+    private func check(_ code: Int32, _ what: String) throws(MQTTError) {
+        guard code == MOSQ_ERR_SUCCESS.rawValue else { throw MQTTError("\(what): \(String(cString: mosquitto_strerror(code)))") }
+    }
+
+    // MARK: - Running
+
+    /// Connects in the background (retrying with back-off until the broker answers) and starts
+    /// the thread that hands messages over.
+    public func start() throws(MQTTError) { try start(connecting: true) }
+
+    func start(connecting: Bool) throws(MQTTError) {
+        let code = connecting ? mosquitto_connect_async(client, settings.host, Int32(settings.port), 10) : MOSQ_ERR_SUCCESS.rawValue
+        if code != MOSQ_ERR_SUCCESS.rawValue {
+            // The network thread keeps retrying; say once why the first try failed.
+            log(.warning, "MQTT broker \(settings.host):\(settings.port) not reachable yet (\(Self.describe(code))); retrying")
+        }
+        try check(mosquitto_loop_start(client), "starting the MQTT network thread")
+        let thread = Thread { [self] in sendLoop() }
+        thread.name = "imu-mqtt"
+        thread.start()
+    }
+
+    /// Queues an event (the JSON `imu events --format jsonl` prints) for `imu/<id>/event`, and its
+    /// Home Assistant form for `imu/<id>/event/<type>`. Never blocks on the network.
+    public func publish(event json: String, type: String, value: String?, timestamp: String) {
+        condition.lock()
+        outbox.append(.init(topic: settings.eventTopic, payload: json, qos: settings.qos, isEvent: true))
+        if let value, let entity = HomeAssistantDiscovery.eventEntityPayload(type: type, value: value, timestamp: timestamp) {
+            outbox.append(.init(topic: settings.eventTopic(type: type), payload: entity, qos: settings.qos, isEvent: false))
+        }
+        condition.signal()
+        condition.unlock()
+    }
+
+    /// The newest motion JSON; sent at the configured interval (older values are replaced).
+    public func update(motion json: String) {
+        condition.lock()
+        latestMotion = json
+        condition.unlock()
+    }
+
+    /// Events waiting for the broker and dropped so far.
+    public var backlog: (queued: Int, dropped: Int) {
+        condition.lock()
+        defer { condition.unlock() }
+        return (outbox.count, outbox.droppedTotal)
+    }
+
+    /// Waits up to `timeout` seconds for queued events to be acknowledged, publishes `offline`
+    /// (retained), then disconnects and stops both threads.
+    public func stop(timeout: Double = 2) {
+        let deadline = Date().addingTimeInterval(timeout)
+        condition.lock()
+        if connected && announces {
+            outbox.append(.init(topic: settings.availabilityTopic, payload: "offline", qos: 1, retain: true, isEvent: false))
+            condition.signal()
+        }
+        while connected && outbox.count > 0 && Date() < deadline { _ = condition.wait(until: deadline) }
+        stopping = true
+        condition.broadcast()
+        while !senderDone { _ = condition.wait(until: Date().addingTimeInterval(0.05)) }
+        condition.unlock()
+        _ = mosquitto_disconnect(client)
+        _ = mosquitto_loop_stop(client, false)
+    }
+
+    // MARK: - The sender thread
+
+    private func sendLoop() {
+        condition.lock()
+        defer {
+            senderDone = true
+            condition.broadcast()
+            condition.unlock()
+        }
+        while !stopping {
+            if connected && announce && announces {
+                announce = false
+                condition.unlock()
+                sendAnnouncements()
+                condition.lock()
+                continue
+            }
+            if connected, !commands.isEmpty {
+                let command = commands.removeFirst()
+                condition.unlock()
+                let result = onCommand(command)
+                send(topic: settings.commandResultTopic, payload: result, qos: 1, retain: false)
+                condition.lock()
+                continue
+            }
+            if connected, let (index, message) = outbox.nextToSend(window: Self.window) {
+                var messageID: Int32 = 0
+                let code = mosquitto_publish(client, &messageID, message.topic, Int32(message.payload.utf8.count), message.payload,
+                                             Int32(message.qos), message.retain)
+                if code == MOSQ_ERR_SUCCESS.rawValue {
+                    outbox.handedOver(at: index, messageID: messageID)
+                    if message.isEvent { eventsPublished += 1 }
+                } else {
+                    // Not connected after all: wait for the connect callback.
+                    connected = false
+                }
+                continue
+            }
+            let now = Date()
+            if connected, let motion = latestMotion, now >= motionDue {
+                motionDue = now.addingTimeInterval(Double(settings.motionIntervalMilliseconds) / 1000)
+                condition.unlock()
+                send(topic: settings.motionTopic, payload: motion, qos: 0, retain: false)
+                condition.lock()
+                continue
+            }
+            let wake = connected && latestMotion != nil ? motionDue : now.addingTimeInterval(0.5)
+            _ = condition.wait(until: wake)
+        }
+    }
+
+    /// After each connect: online, the drop count, the subscriptions, and discovery.
+    private func sendAnnouncements() {
+        send(topic: settings.availabilityTopic, payload: "online", qos: 1, retain: true)
+        condition.lock()
+        let dropped = outbox.takeDropped()
+        let total = outbox.droppedTotal
+        condition.unlock()
+        if dropped > 0 {
+            log(.warning, "MQTT: \(dropped) events were dropped while the broker was unreachable (queue of \(settings.queueLimit))")
+        }
+        send(topic: settings.healthTopic, payload: #"{"events_dropped":\#(total),"events_dropped_since_last_connection":\#(dropped)}"#,
+             qos: 1, retain: true)
+        _ = mosquitto_subscribe(client, nil, settings.homeAssistantStatusTopic, 1)
+        if settings.allowCommands { _ = mosquitto_subscribe(client, nil, settings.commandTopic, 1) }
+        sendDiscovery()
+    }
+
+    private func sendDiscovery() {
+        for config in discovery.configs { send(topic: config.topic, payload: config.payload, qos: 1, retain: true) }
+    }
+
+    private func send(topic: String, payload: String, qos: Int32, retain: Bool) {
+        _ = mosquitto_publish(client, nil, topic, Int32(payload.utf8.count), payload, qos, retain)
+    }
+
+    // MARK: - libmosquitto's callbacks (its network thread)
+
+    private func connected(code: Int32) {
+        condition.lock()
+        defer { condition.unlock() }
+        guard code == 0 else {
+            if !toldUnreachable {
+                toldUnreachable = true
+                log(.warning, "MQTT broker \(settings.host):\(settings.port) refused the connection: \(String(cString: mosquitto_connack_string(code)))")
+            }
+            return
+        }
+        connected = true
+        announce = true
+        connections += 1
+        if everConnected || toldUnreachable {
+            log(.info, "MQTT connected again to \(settings.host):\(settings.port); \(outbox.count) queued messages follow")
+        } else {
+            log(.info, "MQTT connected to \(settings.host):\(settings.port) as \(settings.deviceID)")
+        }
+        everConnected = true
+        toldUnreachable = false
+        condition.broadcast()
+    }
+
+    private func disconnected(code: Int32) {
+        condition.lock()
+        defer { condition.unlock() }
+        let was = connected
+        connected = false
+        outbox.connectionLost()
+        if was && !stopping {
+            log(.warning, "MQTT connection to \(settings.host):\(settings.port) lost (\(Self.describe(code))); events are queued (up to \(settings.queueLimit)) and retried")
+        }
+        condition.broadcast()
+    }
+
+    private func acknowledged(_ messageID: Int32) {
+        condition.lock()
+        outbox.acknowledged(messageID)
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    private func received(topic: String, payload: String) {
+        condition.lock()
+        defer { condition.unlock() }
+        if topic == settings.homeAssistantStatusTopic {
+            if payload == "online" { announce = true }
+        } else if topic == settings.commandTopic, settings.allowCommands {
+            // Bounded: a flood of commands cannot grow memory.
+            if commands.count < 16 { commands.append(payload) }
+        }
+        condition.broadcast()
+    }
+
+    static func describe(_ code: Int32) -> String {
+        if code == MOSQ_ERR_ERRNO.rawValue { return String(cString: strerror(errno)) }
+        return String(cString: mosquitto_strerror(code))
+    }
+
+    /// Removes this device from Home Assistant: an empty retained message on every config topic,
+    /// and on the availability and health topics. Returns once the broker has them all.
+    public static func forget(settings: MQTTSettings, discovery: HomeAssistantDiscovery, timeout: Double = 10) throws(MQTTError) {
+        var forgetting = settings
+        forgetting.clientID = (settings.clientID ?? "imu-\(settings.deviceID)") + "-forget"
+        forgetting.queueLimit = 1000
+        let publisher = try MQTTPublisher(settings: forgetting, discovery: discovery, log: { _, _ in })
+        publisher.announces = false
+        // Connect first so that an unreachable broker is an error, not a silent queue.
+        let code = mosquitto_connect(publisher.client, settings.host, Int32(settings.port), 10)
+        guard code == MOSQ_ERR_SUCCESS.rawValue else {
+            throw MQTTError("cannot reach the MQTT broker \(settings.host):\(settings.port): \(describe(code))")
+        }
+        for topic in discovery.configs.map(\.topic) + [settings.availabilityTopic, settings.healthTopic] {
+            publisher.outbox.append(.init(topic: topic, payload: "", qos: 1, retain: true, isEvent: false))
+        }
+        try publisher.start(connecting: false)
+        let deadline = Date().addingTimeInterval(timeout)
+        publisher.condition.lock()
+        while (publisher.outbox.count > 0 || !publisher.connected) && Date() < deadline {
+            _ = publisher.condition.wait(until: Date().addingTimeInterval(0.05))
+        }
+        let left = publisher.outbox.count
+        publisher.condition.unlock()
+        publisher.stop(timeout: 0)
+        if left > 0 { throw MQTTError("the broker did not acknowledge \(left) removals within \(Int(timeout)) s") }
+    }
+}
+
+public struct MQTTError: Error, CustomStringConvertible, Sendable, Equatable {
+    public var description: String
+    init(_ description: String) { self.description = description }
+}
