@@ -127,14 +127,14 @@ echo "qemu kernel test: kernel $kernel_package $kernel_version"
 # --- 3. The static build --------------------------------------------------------------------
 phase build
 # The Swift runtime is linked in; what ldd still lists (libc, libi2c, libgpiod, libstdc++, …)
-# goes into the initramfs. Incremental: seconds when nothing changed.
-if ! swift build -c release --product imu --static-swift-stdlib --scratch-path "$cache/swift" \
-    >"$cache/build.log" 2>&1; then
+# goes into the initramfs. The same build as the service's binary (Scripts/test.sh makes it
+# first), so it is seconds when nothing changed.
+if ! swift build -c release --product imu --static-swift-stdlib >"$cache/build.log" 2>&1; then
     tail -n 40 "$cache/build.log" >&2
     fail "swift build of the static imu failed (log: $cache/build.log)"
 fi
 tail -n 1 "$cache/build.log"
-imu_binary="$cache/swift/release/imu"
+imu_binary="$root/.build/release/imu"
 [ -x "$imu_binary" ] || fail "no $imu_binary after the build"
 
 # --- 4. The initramfs -----------------------------------------------------------------------
