@@ -33,6 +33,8 @@ let package = Package(
             providers: [.apt(["libgpiod-dev"])]
         ),
         .target(name: "CGPIOBridge", dependencies: ["CGPIOD"]),
+        // posix_spawn into a process group, close-on-exec pipes, eventfd, child subreaper.
+        .target(name: "CIMUProcess"),
 
         // Bus layer: I²C and GPIO protocols and errors (no platform code; Foundation-free).
         .target(name: "IMUBus"),
@@ -78,7 +80,7 @@ let package = Package(
         // Rules files: event → GPIO or command actions, checked at load time.
         .target(
             name: "IMURules",
-            dependencies: ["IMUBus", "IMUEvents", "IMUConfigFile", .product(name: "TOMLKit", package: "TOMLKit")]
+            dependencies: ["IMUBus", "IMUEvents", "IMUConfigFile", "CIMUProcess", .product(name: "TOMLKit", package: "TOMLKit")]
         ),
         // SVG charts of logs and device motion (imu plot).
         .target(name: "IMUPlot"),

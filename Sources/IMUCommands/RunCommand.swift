@@ -17,7 +17,8 @@ struct RunCommand: ParsableCommand {
         abstract: "Run as a service: events from the IMU fire the rules file's GPIO and command actions.",
         discussion: """
             Logs go to standard error with journald priorities. SIGHUP reloads the rules (an invalid
-            file is refused and the old rules stay); SIGTERM stops, GPIO lines back low.
+            file is refused and the old rules stay; running commands are stopped); SIGTERM stops:
+            pulses end, running commands are stopped and reaped, GPIO lines back low.
 
             Examples:
               imu run --config /etc/imu/rules.toml
@@ -58,10 +59,14 @@ struct RunCommand: ParsableCommand {
         var rules = try loadRules(pins: Set(headerPins.keys))
         var runner: ActionRunner
         do {
-            runner = try ActionRunner(rules: rules.rules, chip: chip, headerPins: headerPins)
+            runner = try ActionRunner(rules: rules.rules, chip: chip, headerPins: headerPins, commandLimits: rules.commandLimits)
         } catch {
             throw CommandError("\(error)")
         }
+        runner.commands.onOutput = { [log] rule, pid, line in
+            log.info("command output: \(line)", metadata: ["rule": "\(rule)", "pid": "\(pid)"])
+        }
+        let dropWarnings = WarningThrottle()
         var engine = RuleEngine(rules: rules.rules)
         let lowPower = self.lowPower || rules.lowPower
         log.info("started", metadata: [
@@ -78,19 +83,26 @@ struct RunCommand: ParsableCommand {
         }
         tellPulseScheduling()
 
-        var pipeline = EventPipeline(calibration: calibration, magnetometer: session.driver.capabilities.magnetometer)
+        var pipeline = EventPipeline(
+            calibration: calibration, magnetometer: session.driver.capabilities.magnetometer,
+            headingFilterDegrees: Self.headingFilter(rules))
         defer {
+            runner.stop()
             Self.makeSafe(runner, rules: rules)
-            log.info("stopped")
+            log.info("stopped", metadata: ["commands": "\(runner.commands.counts)"])
         }
         func reloadIfAsked() {
             guard StopSignal.takeReloadRequest() else { return }
             do {
                 let reloaded = try loadRules(pins: Set(headerPins.keys))
-                let newRunner = try ActionRunner(rules: reloaded.rules, chip: chip, headerPins: headerPins, reusing: runner)
+                let newRunner = try ActionRunner(
+                    rules: reloaded.rules, chip: chip, headerPins: headerPins, reusing: runner, commandLimits: reloaded.commandLimits)
+                // The old rules' commands do not outlive them.
+                runner.commands.stopAll()
                 rules = reloaded
                 runner = newRunner
                 engine = RuleEngine(rules: rules.rules)
+                pipeline.detector.headingFilter = Self.headingFilter(rules).map(HeadingFilter.init(minimumChangeDegrees:))
                 log.notice("rules reloaded", metadata: ["rules": "\(rules.rules.count)"])
                 tellPulseScheduling()
             } catch {
@@ -99,12 +111,13 @@ struct RunCommand: ParsableCommand {
         }
         func fire(_ events: [MotionEvent]) {
             for event in events {
-                for rule in engine.fire(event) { Self.run(rule, for: event, runner: runner, log: log) }
+                for rule in engine.fire(event) { Self.run(rule, for: event, runner: runner, log: log, dropWarnings: dropWarnings) }
             }
         }
 
         if lowPower {
-            let watch = try LowPowerWatch(session: session, rate: rate, duration: duration, gpio: gpio)
+            var watch = try LowPowerWatch(session: session, rate: rate, duration: duration, gpio: gpio)
+            watch.report = Self.troubleReporter(log)
             let losses = try watch.run(pipeline: &pipeline, afterBatch: reloadIfAsked, events: fire) { transition in
                 if transition.isTrouble { log.warning("\(transition.note)") } else { log.info("\(transition.note)") }
             }
@@ -115,7 +128,8 @@ struct RunCommand: ParsableCommand {
             }
             return
         }
-        let stream = SampleStream(session: session, rate: rate, duration: duration)
+        var stream = SampleStream(session: session, rate: rate, duration: duration)
+        stream.report = Self.troubleReporter(log)
         _ = try stream.configure()
         let dropped = try stream.run(afterBatch: reloadIfAsked) { sample in
             fire(pipeline.update(sample))
@@ -126,14 +140,21 @@ struct RunCommand: ParsableCommand {
 
     /// Runs a rule's actions at once (GPIO lines change before the next sample is read) and
     /// logs what it did.
-    static func run(_ rule: Rule, for event: MotionEvent, runner: ActionRunner, log: Logger) {
+    static func run(_ rule: Rule, for event: MotionEvent, runner: ActionRunner, log: Logger, dropWarnings: WarningThrottle = WarningThrottle()) {
         let failures = runner.run(rule, for: event) { outcome in
-            if outcome.timedOut || outcome.status != 0 {
-                Logger(label: "imu") { JournalLogHandler(label: $0) }.warning(
-                    "command ended badly", metadata: [
-                        "command": "\(outcome.arguments.joined(separator: " "))",
-                        "status": "\(outcome.status)", "timed_out": "\(outcome.timedOut)",
-                    ])
+            var metadata: Logger.Metadata = [
+                "rule": "\(outcome.rule)", "command": "\(outcome.arguments.joined(separator: " "))",
+                "pid": "\(outcome.pid)", "status": "\(outcome.status)", "end": "\(outcome.end.rawValue)",
+            ]
+            if outcome.outputLinesDropped > 0 || outcome.outputBytesDropped > 0 {
+                metadata["output_dropped"] = "\(outcome.outputLinesDropped) lines, \(outcome.outputBytesDropped) bytes"
+            }
+            if outcome.abandoned { metadata["abandoned"] = "members of its group outlived SIGKILL under another parent" }
+            switch outcome.end {
+            case .finished where outcome.status == 0: log.debug("command finished", metadata: metadata)
+            case .finished: log.warning("command failed", metadata: metadata)
+            case .timedOut: log.warning("command timed out; its process group was stopped", metadata: metadata)
+            case .stopped: log.notice("command stopped", metadata: metadata)
             }
         }
         var metadata: Logger.Metadata = ["rule": "\(rule.name)", "event": "\(event.jsonLine)"]
@@ -141,7 +162,24 @@ struct RunCommand: ParsableCommand {
             if let line = runner.line(for: target) { metadata["line\(line.offset)"] = "\(line.isHigh ? "high" : "low")" }
         }
         log.info("rule fired", metadata: metadata)
-        for failure in failures { log.error("action failed: \(failure)", metadata: ["rule": "\(rule.name)"]) }
+        for failure in failures {
+            if let launch = failure as? CommandSupervisor.LaunchError, launch.dropped {
+                if dropWarnings.allows() { log.warning("command not launched: \(launch)", metadata: ["rule": "\(rule.name)"]) }
+            } else {
+                log.error("action failed: \(failure)", metadata: ["rule": "\(rule.name)"])
+            }
+        }
+    }
+
+    /// Where acquisition trouble (bus outages, the chip's recovery) goes: the journal at warning
+    /// priority, so `journalctl -p warning` shows every outage.
+    static func troubleReporter(_ log: Logger) -> (String) -> Void {
+        { log.warning("\($0)") }
+    }
+
+    /// The heading filter the rules need (nil: no rule is on heading, so no heading events).
+    static func headingFilter(_ rules: RulesFile) -> Double? {
+        rules.rules.contains { $0.trigger == .heading } ? rules.headingFilterDegrees : nil
     }
 
     /// One line on how pulses will end: on a real-time thread, or (a warning) on an ordinary
@@ -174,5 +212,17 @@ struct RunCommand: ParsableCommand {
         for rule in rules.rules {
             for case .gpio(let target, _) in rule.actions { try? runner.line(for: target)?.set(high: false) }
         }
+    }
+}
+
+/// At most one warning a second of a kind that can come with every event (commands dropped over
+/// their cap): the first is told, the rest are counted in the next one that is.
+final class WarningThrottle {
+    private var lastTold = -Double.infinity
+
+    func allows(now: Double = ProcessInfo.processInfo.systemUptime) -> Bool {
+        guard now - lastTold >= 1 else { return false }
+        lastTold = now
+        return true
     }
 }
