@@ -51,6 +51,17 @@ struct RunCommand: ParsableCommand {
         StopSignal.installReload()
         var log = Logger(label: "imu") { JournalLogHandler(label: $0) }
         log.logLevel = .info
+        // A refusal at start is one journal line at error priority, escaped like every other
+        // (the message may quote the rules file).
+        do {
+            try serve(log: log)
+        } catch {
+            log.error("\(error)")
+            throw ExitCode.failure
+        }
+    }
+
+    func serve(log: Logger) throws {
 
         let session = try source.open()
         let calibration = try AppliedCalibration(for: session.chipIdentity)

@@ -85,11 +85,18 @@ public final class CommandSupervisor: @unchecked Sendable {
     private var logTokens: Double
     private var logTokensAt = monotonicNanoseconds()
     private var closed = false
-    private let wake: Int32
+    private var wake: Int32 = -1
 
+    /// Nothing starts until the first launch (no thread, no descriptor for rules without
+    /// commands).
     public init(limits: CommandLimits = CommandLimits()) {
         _limits = limits
         logTokens = 2 * limits.logLinesPerSecond
+    }
+
+    /// With `lock` held, before the first launch: the eventfd, the subreaper flag, the thread.
+    private func startWatching() {
+        guard wake < 0 else { return }
         wake = imu_process_wake_fd()
         // Orphans of our commands come to us (still in their group) instead of PID 1, so they are
         // reaped here and killed with their group.
@@ -105,8 +112,10 @@ public final class CommandSupervisor: @unchecked Sendable {
     /// Ends the watching thread once nothing runs (commands still running are stopped first).
     public func close() {
         stopAll()
-        lock.withLock { closed = true }
-        signalWake()
+        lock.withLock {
+            closed = true
+            signalWake()
+        }
     }
 
     /// Starts `arguments` (argv[0] an absolute path, checked at load) for `rule`, in its own
@@ -128,6 +137,7 @@ public final class CommandSupervisor: @unchecked Sendable {
             _counts.dropped += 1
             throw LaunchError(rule: rule, reason: "\(mine) commands of this rule are running already (its max-running-commands = \(perRule)); this launch is dropped (\(_counts.dropped) so far)", dropped: true)
         }
+        startWatching()
         var pipeEnds: [Int32] = [-1, -1]
         let made = imu_process_output_pipe(&pipeEnds)
         guard made == 0 else {
@@ -190,6 +200,7 @@ public final class CommandSupervisor: @unchecked Sendable {
     // MARK: The watching thread
 
     private func signalWake() {
+        guard wake >= 0 else { return }
         var one: UInt64 = 1
         _ = write(wake, &one, 8)
     }
@@ -201,8 +212,9 @@ public final class CommandSupervisor: @unchecked Sendable {
             let timeout: Int32
             lock.lock()
             if closed && launches.isEmpty {
-                lock.unlock()
                 Glibc.close(wake)
+                wake = -1
+                lock.unlock()
                 return
             }
             let now = Self.monotonicNanoseconds()

@@ -77,12 +77,7 @@ import Testing
             """)
         defer { try? FileManager.default.removeItem(atPath: rules) }
         let process = try IMUProcess(["run", "--config", rules, "--sim", "shake"])
-        var group: Int32?
-        for _ in 0..<400 where group == nil {
-            group = (try? String(contentsOfFile: marker, encoding: .utf8)).flatMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
-            if group == nil { try await Task.sleep(for: .milliseconds(50)) }
-        }
-        let pgid = try #require(group, "the command did not start within 20 s")
+        let pgid = try #require(try await Self.groupWritten(to: marker), "the command did not start within 20 s")
         #expect(kill(-pgid, 0) == 0)
         process.send(SIGTERM)
         let result = try await process.finish(within: 15)
@@ -90,6 +85,46 @@ import Testing
         #expect(result.stderr.contains("<5>command stopped") && result.stderr.contains("pid=\(pgid)"), "\(result.stderr)")
         #expect(result.stderr.contains("started=1 finished=0 timed_out=0 stopped=1"), "\(result.stderr)")
         #expect(kill(-pgid, 0) == -1 && errno == ESRCH, "members of the command's group outlived the daemon")
+    }
+
+    /// SIGHUP: the old rules' running commands are stopped and reaped when the new rules load.
+    @Test func aReloadStopsTheOldRulesCommands() async throws {
+        let marker = FileManager.default.temporaryDirectory.appendingPathComponent("imu-cmd-\(UUID())").path
+        defer { try? FileManager.default.removeItem(atPath: marker) }
+        let rules = try rulesFile("""
+            [[rule]]
+            name = "long"
+            on = "shake"
+            phase = "began"
+              [[rule.action]]
+              command = ["/bin/sh", "-c", "sleep 300 & echo $$ > \(marker); wait"]
+              timeout-ms = 600000
+            """)
+        defer { try? FileManager.default.removeItem(atPath: rules) }
+        let process = try IMUProcess(["run", "--config", rules, "--sim", "shake"])
+        let pgid = try #require(try await Self.groupWritten(to: marker), "the command did not start within 20 s")
+        process.send(SIGHUP)
+        var gone = false
+        for _ in 0..<200 where !gone {
+            gone = kill(-pgid, 0) == -1 && errno == ESRCH
+            if !gone { try await Task.sleep(for: .milliseconds(50)) }
+        }
+        process.send(SIGTERM)
+        let result = try await process.finish(within: 15)
+        #expect(gone, "the command's group outlived the reload: \(result.stderr)")
+        #expect(result.stderr.contains("<5>command stopped") && result.stderr.contains("<5>rules reloaded"), "\(result.stderr)")
+    }
+
+    /// The process group id a test command wrote to `path` (waits up to 20 s for it).
+    static func groupWritten(to path: String) async throws -> Int32? {
+        for _ in 0..<400 {
+            if let text = try? String(contentsOfFile: path, encoding: .utf8), text.hasSuffix("\n"),
+               let pgid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)) {
+                return pgid
+            }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        return nil
     }
 
     /// Acquisition trouble (a bus outage) goes to the journal at warning priority.
