@@ -7,6 +7,7 @@
 #include <spawn.h>
 #include <sys/eventfd.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 int imu_process_spawn(pid_t *pid, const char *path, char *const argv[], char *const envp[], int output_fd) {
@@ -58,4 +59,14 @@ int imu_process_wake_fd(void) {
 
 int imu_process_become_subreaper(void) {
     return prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0 ? 0 : -errno;
+}
+
+int imu_process_pidfd_open(pid_t pid) {
+#ifdef SYS_pidfd_open
+    long fd = syscall(SYS_pidfd_open, pid, 0);
+    return fd < 0 ? -errno : (int)fd;
+#else
+    (void)pid;
+    return -ENOSYS;
+#endif
 }

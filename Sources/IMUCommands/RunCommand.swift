@@ -62,7 +62,6 @@ struct RunCommand: ParsableCommand {
     }
 
     func serve(log: Logger) throws {
-
         let session = try source.open()
         let calibration = try AppliedCalibration(for: session.chipIdentity)
         let gpio = try session.headerGPIO()

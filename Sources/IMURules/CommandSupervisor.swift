@@ -12,8 +12,10 @@ import Musl
 /// and SIGKILL a grace period later, every member reaped as it exits, output read through a
 /// pipe into bounded, rate-limited log lines.
 ///
-/// One thread watches all launches: it sleeps in poll(2) on the output pipes and an eventfd and
-/// wakes every `tick` while anything runs, to reap, read and signal. The process becomes a child
+/// One thread watches all launches: it sleeps in poll(2) on the output pipes, a pidfd per
+/// program (its exit wakes the thread at once, so it is reaped within microseconds) and an
+/// eventfd, and wakes every `tick` while anything runs, to reap what else of the group exited,
+/// read and signal. The process becomes a child
 /// subreaper (PR_SET_CHILD_SUBREAPER), so a command that forks and exits leaves its children to
 /// us, still in its group: they are reaped here, and killed with the group at the timeout.
 public final class CommandSupervisor: @unchecked Sendable {
@@ -158,7 +160,7 @@ public final class CommandSupervisor: @unchecked Sendable {
         }
         let now = Self.monotonicNanoseconds()
         launches.append(Launch(
-            rule: rule, arguments: arguments, pid: pid, output: readEnd, started: now,
+            rule: rule, arguments: arguments, pid: pid, pidfd: imu_process_pidfd_open(pid), output: readEnd, started: now,
             deadline: now + Int64(timeout * 1e9), drainAt: now, onExit: onExit))
         _counts.started += 1
         signalWake()
@@ -218,8 +220,11 @@ public final class CommandSupervisor: @unchecked Sendable {
                 return
             }
             let now = Self.monotonicNanoseconds()
-            for launch in launches where launch.output >= 0 && launch.drainTokens(at: now) >= 1 {
-                descriptors.append(pollfd(fd: launch.output, events: Int16(POLLIN), revents: 0))
+            for launch in launches {
+                if launch.output >= 0 && launch.drainTokens(at: now) >= 1 {
+                    descriptors.append(pollfd(fd: launch.output, events: Int16(POLLIN), revents: 0))
+                }
+                if launch.pidfd >= 0 { descriptors.append(pollfd(fd: launch.pidfd, events: Int16(POLLIN), revents: 0)) }
             }
             timeout = launches.isEmpty ? -1 : Int32(Self.tick * 1000)
             lock.unlock()
@@ -324,6 +329,7 @@ public final class CommandSupervisor: @unchecked Sendable {
             let pid = waitpid(-launch.pid, &status, WNOHANG)
             if pid == launch.pid {
                 launch.leaderStatus = status & 0x7f == 0 ? (status >> 8) & 0xff : -(status & 0x7f)
+                launch.closePidfd()  // it stays readable once the program has exited
                 continue
             }
             if pid > 0 { continue }  // a member that forked off the program, reaped
@@ -348,6 +354,7 @@ public final class CommandSupervisor: @unchecked Sendable {
     }
 
     private func finish(_ launch: Launch, into lines: inout [(String, Int32, String)]) {
+        launch.closePidfd()
         if launch.output >= 0 {
             Glibc.close(launch.output)
             launch.output = -1
@@ -382,6 +389,8 @@ private final class Launch {
     let arguments: [String]
     /// The program's pid, which is also its process group's id.
     let pid: pid_t
+    /// Readable when the program exits (-1: closed, or the kernel has no pidfd_open).
+    private(set) var pidfd: Int32
     /// The read end of its output pipe (-1 once at end of file or closed).
     var output: Int32
     let started: Int64
@@ -400,11 +409,12 @@ private final class Launch {
     private var tokens = 65536.0
     private var tokensAt: Int64
 
-    init(rule: String, arguments: [String], pid: pid_t, output: Int32, started: Int64, deadline: Int64, drainAt: Int64,
+    init(rule: String, arguments: [String], pid: pid_t, pidfd: Int32, output: Int32, started: Int64, deadline: Int64, drainAt: Int64,
          onExit: (@Sendable (CommandSupervisor.Outcome) -> Void)?) {
         self.rule = rule
         self.arguments = arguments
         self.pid = pid
+        self.pidfd = pidfd >= 0 ? pidfd : -1
         self.output = output
         self.started = started
         self.deadline = deadline
@@ -419,4 +429,9 @@ private final class Launch {
     }
 
     func spend(_ bytes: Int, at now: Int64) { tokens -= Double(bytes) }
+
+    func closePidfd() {
+        if pidfd >= 0 { close(pidfd) }
+        pidfd = -1
+    }
 }

@@ -20,6 +20,10 @@ int imu_process_output_pipe(int fds[2]);
 /// An eventfd (close-on-exec, non-blocking) to wake a poll(2).
 int imu_process_wake_fd(void);
 
+/// pidfd_open(2) (Linux 5.3): a descriptor that polls readable when `pid` exits, so the exit is
+/// seen at once rather than at the next tick.
+int imu_process_pidfd_open(pid_t pid);
+
 /// PR_SET_CHILD_SUBREAPER: orphans of our children's process trees become our children.
 int imu_process_become_subreaper(void);
 
