@@ -250,6 +250,8 @@ public final class CommandSupervisor: @unchecked Sendable {
             read(launch, buffer: &buffer, now: now, limits: limits, into: &lines)
             let groupAlive = reap(launch)
             if launch.leaderStatus != nil && !groupAlive {
+                // What it wrote just before exiting (up to 1 MiB more) is logged or counted too.
+                for _ in 0..<16 where read(launch, buffer: &buffer, now: now, limits: limits, budget: buffer.count, into: &lines) > 0 {}
                 finish(launch, into: &lines)
                 ended.append((outcome(launch), launch.onExit))
                 launches.remove(at: index)
@@ -274,19 +276,24 @@ public final class CommandSupervisor: @unchecked Sendable {
         for (outcome, onExit) in ended { onExit?(outcome) }
     }
 
-    /// Reads what the pipe has (up to the launch's drain budget) into lines.
-    private func read(_ launch: Launch, buffer: inout [UInt8], now: Int64, limits: CommandLimits, into lines: inout [(String, Int32, String)]) {
-        guard launch.output >= 0 else { return }
-        let budget = Int(launch.drainTokens(at: now))
-        guard budget >= 1 else { return }
+    /// Reads what the pipe has (up to the launch's drain budget, or `budget`) into lines;
+    /// returns the bytes read.
+    @discardableResult
+    private func read(
+        _ launch: Launch, buffer: inout [UInt8], now: Int64, limits: CommandLimits, budget: Int? = nil,
+        into lines: inout [(String, Int32, String)]
+    ) -> Int {
+        guard launch.output >= 0 else { return 0 }
+        let budget = budget ?? Int(launch.drainTokens(at: now))
+        guard budget >= 1 else { return 0 }
         let descriptor = launch.output
         let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, min(budget, $0.count)) }
         if count == 0 {
             Glibc.close(launch.output)
             launch.output = -1
-            return
+            return 0
         }
-        guard count > 0 else { return }  // EAGAIN: nothing yet
+        guard count > 0 else { return 0 }  // EAGAIN: nothing yet
         launch.spend(count, at: now)
         for byte in buffer[0..<count] {
             if byte == UInt8(ascii: "\n") {
@@ -298,6 +305,7 @@ public final class CommandSupervisor: @unchecked Sendable {
                 launch.partialCut = true
             }
         }
+        return count
     }
 
     /// A complete line of output: logged while the launch's and the log's budgets allow.

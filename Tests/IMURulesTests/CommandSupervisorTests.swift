@@ -97,6 +97,22 @@ import Testing
         #expect(printed.end == .finished && text.withLock { $0 } == ["one", "two", "three"])
     }
 
+    /// Every line is either logged or counted, including what is still in the pipe when the
+    /// program exits: `seq 1 50000` is 50 000 lines, 288 894 bytes.
+    @Test func everyLineOfOutputIsLoggedOrCounted() throws {
+        let supervisor = CommandSupervisor()
+        let lines = Mutex<[String]>([])
+        supervisor.onOutput = { _, _, line in lines.withLock { $0.append(line) } }
+        let outcome = try run(supervisor, ["/usr/bin/seq", "1", "50000"], timeout: 60)
+        #expect(outcome.end == .finished && outcome.status == 0)
+        let logged = lines.withLock { $0 }
+        #expect(logged == (1...20).map(String.init))
+        #expect(outcome.outputLinesDropped == 50000 - 20)
+        #expect(outcome.outputBytesDropped + logged.reduce(0) { $0 + $1.utf8.count + 1 } == 288_894)
+        let counts = supervisor.counts
+        #expect(counts.outputLinesLogged == 20 && counts.outputLinesDropped == 49980)
+    }
+
     @Test func theCommandGetsOnlyTheDocumentedEnvironment() throws {
         let supervisor = CommandSupervisor()
         let lines = Mutex<[String]>([])
