@@ -71,6 +71,7 @@ import Testing
             name = "long"
             on = "shake"
             phase = "began"
+            max-running-commands = 1  # one, however many shakes a loaded machine lets pass
               [[rule.action]]
               command = ["/bin/sh", "-c", "sleep 300 & echo $$ > \(marker); wait"]
               timeout-ms = 600000
