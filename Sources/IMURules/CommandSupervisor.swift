@@ -78,6 +78,10 @@ public final class CommandSupervisor: @unchecked Sendable {
 
     /// How often the thread looks at running commands (s): reaping, timeouts and output.
     static let tick = 0.02
+    /// After signalling a group the thread looks every ms for this long (ns): the members die
+    /// within it, and those that were orphans (ours as subreaper, no pidfd) are reaped at once
+    /// instead of staying zombies until the next tick.
+    static let quickLookNanoseconds: Int64 = 100_000_000
 
     private let lock = NSCondition()
     private var _limits: CommandLimits
@@ -88,6 +92,8 @@ public final class CommandSupervisor: @unchecked Sendable {
     private var logTokensAt = monotonicNanoseconds()
     private var closed = false
     private var wake: Int32 = -1
+    /// Until when the thread looks every ms (ns; see `quickLookNanoseconds`).
+    private var quickLookUntil: Int64 = 0
 
     /// Nothing starts until the first launch (no thread, no descriptor for rules without
     /// commands).
@@ -175,6 +181,7 @@ public final class CommandSupervisor: @unchecked Sendable {
             launch.end = .stopped
             launch.termAt = now
             kill(-launch.pid, SIGTERM)
+            quickLookUntil = now + Self.quickLookNanoseconds
         }
         let limit = Date().addingTimeInterval(2 * _limits.killGrace + 1)
         signalWake()
@@ -226,7 +233,7 @@ public final class CommandSupervisor: @unchecked Sendable {
                 }
                 if launch.pidfd >= 0 { descriptors.append(pollfd(fd: launch.pidfd, events: Int16(POLLIN), revents: 0)) }
             }
-            timeout = launches.isEmpty ? -1 : Int32(Self.tick * 1000)
+            timeout = launches.isEmpty ? -1 : now < quickLookUntil ? 1 : Int32(Self.tick * 1000)
             lock.unlock()
             _ = poll(&descriptors, nfds_t(descriptors.count), timeout)
             var drained: UInt64 = 0
@@ -354,10 +361,12 @@ public final class CommandSupervisor: @unchecked Sendable {
             launch.end = .timedOut
             launch.termAt = now
             kill(-launch.pid, SIGTERM)
+            quickLookUntil = now + Self.quickLookNanoseconds
         }
         if let termAt = launch.termAt, launch.killAt == nil, now - termAt >= grace {
             launch.killAt = now
             kill(-launch.pid, SIGKILL)
+            quickLookUntil = now + Self.quickLookNanoseconds
         }
     }
 
