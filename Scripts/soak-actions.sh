@@ -74,7 +74,9 @@ lasting_max=0
 now_max=0
 while kill -0 "$daemon" 2>/dev/null; do
     t=$(($(date +%s) - start))
-    links=$(for fd in /proc/$daemon/fd/*; do readlink "$fd" 2>/dev/null; done) || break
+    kill -0 "$daemon" 2>/dev/null || break
+    # A descriptor may close between the listing and readlink: not an error.
+    links=$(for fd in /proc/$daemon/fd/*; do readlink "$fd" 2>/dev/null || true; done)
     fds=$(grep -c . <<<"$links" || true)
     command_fds=$(grep -c '^pipe:\|pidfd' <<<"$links" || true)
     rss=$(awk '/^VmRSS:/ {print $2}' /proc/$daemon/status 2>/dev/null) || break
@@ -125,6 +127,7 @@ echo "resident memory (kB): first minute $rss_first, last minute $rss_last"
 echo "range over the run (after start-up): $ranges"
 
 ok=1
+[[ $fds_first != 0 && $fds_last != 0 ]] || { echo "FAIL: no samples in the first or the last minute"; ok=0; }
 [[ $status == 0 ]] || { echo "FAIL: imu run exited $status"; ok=0; }
 [[ -n $started ]] || { echo "FAIL: no command counts in the log"; ok=0; started=0; }
 ((fired == started + dropped + not_started)) || { echo "FAIL: firings ($fired) != started + dropped + not started"; ok=0; }
