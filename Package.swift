@@ -37,6 +37,8 @@ let package = Package(
             pkgConfig: "libmosquitto",
             providers: [.apt(["libmosquitto-dev"])]
         ),
+        // posix_spawn into a process group, close-on-exec pipes, eventfd, child subreaper.
+        .target(name: "CIMUProcess"),
 
         // Bus layer: I²C and GPIO protocols and errors (no platform code; Foundation-free).
         .target(name: "IMUBus"),
@@ -83,7 +85,7 @@ let package = Package(
         // Rules files: event → GPIO or command actions, checked at load time.
         .target(
             name: "IMURules",
-            dependencies: ["IMUBus", "IMUEvents", "IMUConfigFile"]
+            dependencies: ["IMUBus", "IMUEvents", "IMUConfigFile", "CIMUProcess"]
         ),
         // The daemon's MQTT front end (libmosquitto): events, motion, availability, Home Assistant discovery.
         .target(name: "IMUMQTT", dependencies: ["CMosquitto", "IMUConfigFile"]),

@@ -3,7 +3,9 @@ import Logging
 
 /// swift-log to standard error the way journald reads it: each line starts with the syslog
 /// priority in angle brackets (`<6>` info, `<4>` warning, `<3>` error), which systemd turns into
-/// the journal's priority, followed by the message and its metadata as key=value.
+/// the journal's priority, followed by the message and its metadata as key=value. Every text is
+/// escaped (`escaped`), so nothing that comes from a file, an event or a command (a rule name
+/// with a newline in it) can end the line and start a forged one at another priority.
 struct JournalLogHandler: LogHandler {
     var metadata: Logger.Metadata = [:]
     var logLevel: Logger.Level = .info
@@ -25,10 +27,45 @@ struct JournalLogHandler: LogHandler {
         }
     }
 
+    /// `text` on one line: backslash, control characters (newline, carriage return, NUL, …, DEL)
+    /// and the Unicode line breaks (NEL, U+2028, U+2029) written as C-style escapes (`\n`,
+    /// `\\`, `\x1b`, `\u{2028}`).
+    static func escaped(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: needsEscape) else { return text }
+        var out = ""
+        out.reserveCapacity(text.utf8.count + 8)
+        for scalar in text.unicodeScalars {
+            guard needsEscape(scalar) else {
+                out.unicodeScalars.append(scalar)
+                continue
+            }
+            switch scalar {
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                let hex = String(scalar.value, radix: 16)
+                out += scalar.value < 0x80 ? "\\x" + (hex.count < 2 ? "0" + hex : hex) : "\\u{\(hex)}"
+            }
+        }
+        return out
+    }
+
+    private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || scalar.value == 0x7f || scalar == "\\" || scalar.value == 0x85
+            || scalar.value == 0x2028 || scalar.value == 0x2029
+    }
+
     func log(event: LogEvent) {
-        let merged = metadata.merging(event.metadata ?? [:]) { _, new in new }
-        let fields = merged.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
-        let line = "<\(Self.priority(event.level))>\(event.message)" + (fields.isEmpty ? "" : " " + fields) + "\n"
+        let line = Self.line(level: event.level, message: "\(event.message)", metadata: metadata.merging(event.metadata ?? [:]) { _, new in new })
         FileHandle.standardError.write(Data(line.utf8))
+    }
+
+    /// One journal line: priority, escaped message, escaped key=value fields, newline.
+    static func line(level: Logger.Level, message: String, metadata: Logger.Metadata) -> String {
+        let fields = metadata.sorted { $0.key < $1.key }.map { escaped($0.key) + "=" + escaped("\($0.value)") }
+            .joined(separator: " ")
+        return "<\(priority(level))>\(escaped(message))" + (fields.isEmpty ? "" : " " + fields) + "\n"
     }
 }

@@ -68,6 +68,8 @@ struct LowPowerWatch {
     let rate: Double
     var duration: Double?
     var settings = Settings()
+    /// Where trouble of the full-rate loop is told (the daemon logs it at warning priority).
+    var report: (String) -> Void = { printToStandardError("imu: " + $0) }
     /// The INT line, requested for rising edges.
     let interrupt: any GPIOInputLine
 
@@ -112,7 +114,8 @@ struct LowPowerWatch {
             // Awake: the shared acquisition loop at full rate, until quiet.
             var lastActivity = clock.now
             var wentQuiet = false
-            let stream = SampleStream(session: session, rate: rate, duration: remaining())
+            var stream = SampleStream(session: session, rate: rate, duration: remaining())
+            stream.report = report
             losses.samples += try stream.run(afterBatch: afterBatch) { sample in
                 events(pipeline.update(sample))
                 guard let motion = pipeline.lastMotion else { return false }  // warming up

@@ -17,8 +17,9 @@ struct RunCommand: ParsableCommand {
         commandName: "run",
         abstract: "Run as a service: events from the IMU fire the rules file's GPIO and command actions.", usage: "imu run [--config <rules.toml>] [--sim [<scenario>]] [<options>]",
         discussion: """
-            Logs go to standard error with journald priorities. SIGHUP reloads the rules (an invalid \
-            file is refused and the old rules stay); SIGTERM stops, GPIO lines back low.
+            Logs go to standard error with journald priorities. SIGHUP reloads the rules (an invalid
+            file is refused and the old rules stay; running commands are stopped); SIGTERM stops:
+            pulses end, running commands are stopped and reaped, GPIO lines back low.
 
             Examples:
               imu run --config /etc/imu/rules.toml
@@ -77,7 +78,17 @@ struct RunCommand: ParsableCommand {
         StopSignal.installReload()
         var log = Logger(label: "imu") { JournalLogHandler(label: $0) }
         log.logLevel = .info
+        // A refusal at start is one journal line at error priority, escaped like every other
+        // (the message may quote the rules file).
+        do {
+            try serve(log: log)
+        } catch {
+            log.error("\(error)")
+            throw ExitCode.failure
+        }
+    }
 
+    func serve(log: Logger) throws {
         let session = try source.open()
         let mqttSettings = try self.mqttSettings()
         let model = "\(session.driver.model.rawValue) on \(session.board.name)"
@@ -104,10 +115,14 @@ struct RunCommand: ParsableCommand {
         for warning in HeaderPinAdvice.warnings(for: rules) { log.warning("\(warning)") }
         var runner: ActionRunner
         do {
-            runner = try ActionRunner(rules: rules.rules, chip: chip, headerPins: headerPins)
+            runner = try ActionRunner(rules: rules.rules, chip: chip, headerPins: headerPins, commandLimits: rules.commandLimits)
         } catch {
             throw CommandError("\(error)")
         }
+        runner.commands.onOutput = { [log] rule, pid, line in
+            log.info("command output: \(line)", metadata: ["rule": "\(rule)", "pid": "\(pid)"])
+        }
+        let dropWarnings = WarningThrottle()
         var engine = RuleEngine(rules: rules.rules)
         let lowPower = self.lowPower || rules.lowPower
         log.info("started", metadata: [
@@ -127,13 +142,16 @@ struct RunCommand: ParsableCommand {
         }
         tellPulseScheduling()
 
-        var pipeline = EventPipeline(calibration: calibration, magnetometer: session.driver.capabilities.magnetometer)
+        var pipeline = EventPipeline(
+            calibration: calibration, magnetometer: session.driver.capabilities.magnetometer,
+            headingFilterDegrees: Self.headingFilter(rules))
         let reloads = ReloadRequests()
         let broker = try mqttSettings.map { settings in try DaemonMQTT(settings: settings, model: model, reload: reloads, log: log) }
         defer {
+            runner.stop()
             Self.makeSafe(runner, rules: rules)
             broker?.stop()
-            log.info("stopped")
+            log.info("stopped", metadata: ["commands": "\(runner.commands.counts)"])
         }
         func reloadIfAsked() {
             let fromBroker = reloads.take()
@@ -141,10 +159,14 @@ struct RunCommand: ParsableCommand {
             do {
                 let reloaded = try loadRules(pins: Set(headerPins.keys))
                 try RuleLineCheck.check(reloaded, chip: chip, file: config)
-                let newRunner = try ActionRunner(rules: reloaded.rules, chip: chip, headerPins: headerPins, reusing: runner)
+                let newRunner = try ActionRunner(
+                    rules: reloaded.rules, chip: chip, headerPins: headerPins, reusing: runner, commandLimits: reloaded.commandLimits)
+                // The old rules' commands do not outlive them.
+                runner.commands.stopAll()
                 rules = reloaded
                 runner = newRunner
                 engine = RuleEngine(rules: rules.rules)
+                pipeline.detector.headingFilter = Self.headingFilter(rules).map(HeadingFilter.init(minimumChangeDegrees:))
                 log.notice("rules reloaded", metadata: ["rules": "\(rules.rules.count)"])
                 tellPulseScheduling()
                 if fromBroker { reloads.done(rules: rules.rules.count, error: nil) }
@@ -156,12 +178,13 @@ struct RunCommand: ParsableCommand {
         func fire(_ events: [MotionEvent]) {
             if let broker { for event in events { broker.publish(event) } }
             for event in events {
-                for rule in engine.fire(event) { Self.run(rule, for: event, runner: runner, log: log) }
+                for rule in engine.fire(event) { Self.run(rule, for: event, runner: runner, log: log, dropWarnings: dropWarnings) }
             }
         }
 
         if lowPower {
-            let watch = try LowPowerWatch(session: session, rate: rate, duration: duration, gpio: gpio)
+            var watch = try LowPowerWatch(session: session, rate: rate, duration: duration, gpio: gpio)
+            watch.report = Self.troubleReporter(log)
             let losses = try watch.run(pipeline: &pipeline, afterBatch: reloadIfAsked, events: fire) { transition in
                 if transition.isTrouble { log.warning("\(transition.note)") } else { log.info("\(transition.note)") }
             }
@@ -172,7 +195,8 @@ struct RunCommand: ParsableCommand {
             }
             return
         }
-        let stream = SampleStream(session: session, rate: rate, duration: duration)
+        var stream = SampleStream(session: session, rate: rate, duration: duration)
+        stream.report = Self.troubleReporter(log)
         _ = try stream.configure()
         let dropped = try stream.run(afterBatch: reloadIfAsked) { sample in
             fire(pipeline.update(sample))
@@ -184,14 +208,21 @@ struct RunCommand: ParsableCommand {
 
     /// Runs a rule's actions at once (GPIO lines change before the next sample is read) and
     /// logs what it did.
-    static func run(_ rule: Rule, for event: MotionEvent, runner: ActionRunner, log: Logger) {
+    static func run(_ rule: Rule, for event: MotionEvent, runner: ActionRunner, log: Logger, dropWarnings: WarningThrottle = WarningThrottle()) {
         let failures = runner.run(rule, for: event) { outcome in
-            if outcome.timedOut || outcome.status != 0 {
-                Logger(label: "imu") { JournalLogHandler(label: $0) }.warning(
-                    "command ended badly", metadata: [
-                        "command": "\(outcome.arguments.joined(separator: " "))",
-                        "status": "\(outcome.status)", "timed_out": "\(outcome.timedOut)",
-                    ])
+            var metadata: Logger.Metadata = [
+                "rule": "\(outcome.rule)", "command": "\(outcome.arguments.joined(separator: " "))",
+                "pid": "\(outcome.pid)", "status": "\(outcome.status)", "end": "\(outcome.end.rawValue)",
+            ]
+            if outcome.outputLinesDropped > 0 || outcome.outputBytesDropped > 0 {
+                metadata["output_dropped"] = "\(outcome.outputLinesDropped) lines, \(outcome.outputBytesDropped) bytes"
+            }
+            if outcome.abandoned { metadata["abandoned"] = "members of its group outlived SIGKILL under another parent" }
+            switch outcome.end {
+            case .finished where outcome.status == 0: log.debug("command finished", metadata: metadata)
+            case .finished: log.warning("command failed", metadata: metadata)
+            case .timedOut: log.warning("command timed out; its process group was stopped", metadata: metadata)
+            case .stopped: log.notice("command stopped", metadata: metadata)
             }
         }
         var metadata: Logger.Metadata = ["rule": "\(rule.name)", "event": "\(event.jsonLine)"]
@@ -199,7 +230,24 @@ struct RunCommand: ParsableCommand {
             if let line = runner.line(for: target) { metadata["line\(line.offset)"] = "\(line.isHigh ? "high" : "low")" }
         }
         log.info("rule fired", metadata: metadata)
-        for failure in failures { log.error("action failed: \(failure)", metadata: ["rule": "\(rule.name)"]) }
+        for failure in failures {
+            if let launch = failure as? CommandSupervisor.LaunchError, launch.dropped {
+                if dropWarnings.allows() { log.warning("command not launched: \(launch)", metadata: ["rule": "\(rule.name)"]) }
+            } else {
+                log.error("action failed: \(failure)", metadata: ["rule": "\(rule.name)"])
+            }
+        }
+    }
+
+    /// Where acquisition trouble (bus outages, the chip's recovery) goes: the journal at warning
+    /// priority, so `journalctl -p warning` shows every outage.
+    static func troubleReporter(_ log: Logger) -> (String) -> Void {
+        { log.warning("\($0)") }
+    }
+
+    /// The heading filter the rules need (nil: no rule is on heading, so no heading events).
+    static func headingFilter(_ rules: RulesFile) -> Double? {
+        rules.rules.contains { $0.trigger == .heading } ? rules.headingFilterDegrees : nil
     }
 
     /// One line on how pulses will end: on a real-time thread, or (a warning) on an ordinary
@@ -232,5 +280,17 @@ struct RunCommand: ParsableCommand {
         for rule in rules.rules {
             for case .gpio(let target, _) in rule.actions { try? runner.line(for: target)?.set(high: false) }
         }
+    }
+}
+
+/// At most one warning a second of a kind that can come with every event (commands dropped over
+/// their cap): the first is told, the rest are counted in the next one that is.
+final class WarningThrottle {
+    private var lastTold = -Double.infinity
+
+    func allows(now: Double = ProcessInfo.processInfo.systemUptime) -> Bool {
+        guard now - lastTold >= 1 else { return false }
+        lastTold = now
+        return true
     }
 }

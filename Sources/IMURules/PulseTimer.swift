@@ -10,7 +10,7 @@ import Musl
 /// (SCHED_FIFO at `realTimePriority`), so a busy machine cannot keep it off the CPU when a
 /// pulse ends; when that is refused it stays an ordinary thread that wakes a little early and
 /// waits out the rest on the CPU (a woken ordinary thread may wait several ms for a core).
-final class PulseTimer: @unchecked Sendable {
+final class PulseTimer: PulseScheduler, @unchecked Sendable {
     // @unchecked: `pending` is only touched with `mutex` held.
 
     /// One timer thread for the process, started when the first runner with a pulse needs it.
@@ -56,6 +56,8 @@ final class PulseTimer: @unchecked Sendable {
         clock_gettime(CLOCK_MONOTONIC, &time)
         return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
     }
+
+    func now() -> Int64 { Self.now() }
 
     /// Runs `end` at `deadline` (CLOCK_MONOTONIC, ns) on the timer thread.
     func schedule(at deadline: Int64, _ end: @escaping @Sendable () -> Void) {

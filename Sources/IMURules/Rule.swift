@@ -10,13 +10,16 @@ public struct Rule: Sendable, Equatable {
     public var cooldown: Double
     /// Where the rule starts in its file, for logs.
     public var line: Int
+    /// Commands of this rule running at once (`max-running-commands`); nil: the file's default.
+    public var maxRunningCommands: Int?
 
-    public init(name: String, trigger: Trigger, actions: [Action], cooldown: Double = 0, line: Int = 0) {
+    public init(name: String, trigger: Trigger, actions: [Action], cooldown: Double = 0, line: Int = 0, maxRunningCommands: Int? = nil) {
         self.name = name
         self.trigger = trigger
         self.actions = actions
         self.cooldown = cooldown
         self.line = line
+        self.maxRunningCommands = maxRunningCommands
     }
 }
 

@@ -26,10 +26,21 @@ public struct RulesFile: Sendable, Equatable {
     /// `low-power = true`: the daemon lets the chip watch for motion in its low-power mode and
     /// sleeps until its INT pin says something moved (shakes only are seen while it sleeps).
     public var lowPower: Bool
+    /// Caps and output limits for command actions (top-level `max-running-commands`,
+    /// `command-output-lines`, `command-output-bytes`, `command-kill-grace-ms`).
+    public var commandLimits: CommandLimits
+    /// `heading-filter-deg`: heading changes at least this big are `on = "heading"` events
+    /// (the filter `imu events --heading-filter` applies).
+    public var headingFilterDegrees: Double
 
-    public init(rules: [Rule], lowPower: Bool = false) {
+    public static let defaultHeadingFilterDegrees = 10.0
+
+    public init(rules: [Rule], lowPower: Bool = false, commandLimits: CommandLimits = CommandLimits(),
+                headingFilterDegrees: Double = RulesFile.defaultHeadingFilterDegrees) {
         self.rules = rules
         self.lowPower = lowPower
+        self.commandLimits = commandLimits
+        self.headingFilterDegrees = headingFilterDegrees
     }
 
     /// Reads and checks `path`. `headerPins` are the pins the board has (pin → line); a rule
@@ -54,7 +65,8 @@ struct RulesDecoder: TOMLSchemaDecoder {
         self.headerPins = headerPins
     }
 
-    static let ruleKeys = ["name", "on", "phase", "orientation", "direction", "cooldown-ms", "action"]
+    static let ruleKeys = ["name", "on", "phase", "orientation", "direction", "cooldown-ms", "action", "max-running-commands"]
+    static let limitKeys = ["max-running-commands", "command-output-lines", "command-output-bytes", "command-kill-grace-ms", "heading-filter-deg"]
     static let actionKeys = ["gpio-pin", "gpio-line", "set", "pulse-ms", "command", "timeout-ms"]
     static let events = ["shake", "orientation", "slap", "heading"]
     static let levels = ["high", "low", "toggle", "pulse"]
@@ -75,12 +87,13 @@ struct RulesDecoder: TOMLSchemaDecoder {
         "pulse-ms": "a whole number of milliseconds like 200",
         "command": "an array of strings: the program and its arguments, like [\"/usr/bin/logger\", \"shaken\"]",
         "timeout-ms": "a whole number of milliseconds like 2000",
+        "heading-filter-deg": "a number of degrees above 0 and below 360, like 10",
     ]
 
     func decode() throws(ConfigFileError) -> RulesFile {
         let root = locator.root
         // [mqtt] belongs to the daemon's MQTT front end, which checks it (MQTTSettings).
-        try checkKeys(root, allowed: ["low-power", "rule", "mqtt"], table: nil, index: nil, what: "a rules file")
+        try checkKeys(root, allowed: ["low-power", "rule", "mqtt"] + Self.limitKeys, table: nil, index: nil, what: "a rules file")
         var lowPower = false
         if let value = root["low-power"] {
             guard value.type == .bool, let flag = value.bool else { throw mustBe("low-power", value, table: nil, index: nil) }
@@ -92,7 +105,16 @@ struct RulesDecoder: TOMLSchemaDecoder {
             rules.append(try rule(table, index: index, actionIndex: &actionIndex))
         }
         if rules.isEmpty { throw error("a rules file needs at least one [[rule]] (name, on, and its [[rule.action]])") }
-        return RulesFile(rules: rules, lowPower: lowPower)
+        let limits = CommandLimits()
+        let heading = try number(root, "heading-filter-deg", required: false) ?? RulesFile.defaultHeadingFilterDegrees
+        guard heading > 0 && heading < 360 else { throw mustBe("heading-filter-deg", root["heading-filter-deg"]!, table: nil, index: nil) }
+        return RulesFile(rules: rules, lowPower: lowPower, commandLimits: CommandLimits(
+            maxRunning: try bounded(root, "max-running-commands", 1...256) ?? limits.maxRunning,
+            maxRunningPerRule: limits.maxRunningPerRule,
+            outputLines: try bounded(root, "command-output-lines", 0...10_000) ?? limits.outputLines,
+            outputBytes: try bounded(root, "command-output-bytes", 0...1 << 20) ?? limits.outputBytes,
+            killGrace: Double(try bounded(root, "command-kill-grace-ms", 0...60_000) ?? Int(limits.killGrace * 1000)) / 1000),
+            headingFilterDegrees: heading)
     }
 
     func rule(_ t: TOMLTable, index: Int, actionIndex: inout Int) throws(ConfigFileError) -> Rule {
@@ -140,7 +162,8 @@ struct RulesDecoder: TOMLSchemaDecoder {
             throw error("rule \"\(name)\" has no [[rule.action]]: say what it should do (a GPIO pin or a command)", table: "rule", index: index)
         }
         let line = locator.header("rule", index: index)?.line ?? 0
-        return Rule(name: name, trigger: trigger, actions: actions, cooldown: Double(cooldown) / 1000, line: line)
+        return Rule(name: name, trigger: trigger, actions: actions, cooldown: Double(cooldown) / 1000, line: line,
+                    maxRunningCommands: try bounded(t, "max-running-commands", 1...256, table: "rule", index: index))
     }
 
     func action(_ t: TOMLTable, index: Int, rule: String) throws(ConfigFileError) -> Action {
@@ -152,13 +175,9 @@ struct RulesDecoder: TOMLSchemaDecoder {
             throw error("an action of rule \"\(rule)\" is either a GPIO line (gpio-pin/gpio-line, set) or a command, not both", key: commandKeys[0], table: table, index: index)
         }
         if !commandKeys.isEmpty {
-            let arguments = try stringArray(t, "command", table: table, index: index)
-            guard let program = arguments.first else {
-                throw error("`command` in rule \"\(rule)\" must name a program: \(Self.expected["command"]!)", key: "command", table: table, index: index)
-            }
-            guard program.hasPrefix("/") else {
-                throw error("`command` in rule \"\(rule)\" must start with an absolute path (it runs without a shell or PATH search), found \"\(program)\"", key: "command", table: table, index: index)
-            }
+            let at = locator.best(key: "command", in: table, index: index)
+            let arguments = try CommandProgram.checked(
+                try stringArray(t, "command", table: table, index: index), rule: rule, file: file, line: at.line, column: at.column)
             let timeout = try milliseconds(t, "timeout-ms", table: table, index: index) ?? 10_000
             return .command(arguments: arguments, timeout: Double(timeout) / 1000)
         }
@@ -197,6 +216,15 @@ struct RulesDecoder: TOMLSchemaDecoder {
             throw error("`pulse-ms` only applies to `set = \"pulse\"` in rule \"\(rule)\"", key: "pulse-ms", table: table, index: index)
         }
         return .gpio(target, operation)
+    }
+
+    /// A whole number in `range`, nil when the key is absent.
+    func bounded(_ t: TOMLTable, _ key: String, _ range: ClosedRange<Int>, table: String? = nil, index: Int? = nil) throws(ConfigFileError) -> Int? {
+        guard let value = try integer(t, key, required: false, table: table, index: index) else { return nil }
+        guard range.contains(value) else {
+            throw error("`\(key)` must be a whole number from \(range.lowerBound) to \(range.upperBound), found \(value)", key: key, table: table, index: index)
+        }
+        return value
     }
 
     /// A non-negative whole number of milliseconds, at most an hour.

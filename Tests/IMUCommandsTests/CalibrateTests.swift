@@ -172,7 +172,7 @@ import Testing
         process.standardOutput = output
         process.standardInput = FileHandle.nullDevice
         try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
+        let data = readToEndOfFile(output.fileHandleForReading)
         process.waitUntilExit()
         let screen = String(decoding: data, as: UTF8.self)
         #expect(process.terminationStatus == 0, "\(screen)")

@@ -106,7 +106,7 @@ import Testing
             process.standardError = stderr
             process.standardOutput = FileHandle.nullDevice
             try process.run()
-            let output = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            let output = String(decoding: readToEndOfFile(stderr.fileHandleForReading), as: UTF8.self)
             process.waitUntilExit()
             try #require(process.terminationStatus == 0, "\(wrapper): \(output)")
             let told = output.split(separator: "\n").filter { $0.contains("pulses end on") }

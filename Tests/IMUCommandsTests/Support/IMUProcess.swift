@@ -64,7 +64,7 @@ final class IMUProcess: @unchecked Sendable {
         readers.enter()
         Thread.detachNewThread { [self] in
             while true {
-                let chunk = handle.availableData
+                let chunk = readChunk(handle)
                 if chunk.isEmpty { break }
                 output.withLock { if isStandardError { $0.stderr.append(chunk) } else { $0.stdout.append(chunk) } }
             }
@@ -120,4 +120,26 @@ final class IMUProcess: @unchecked Sendable {
 /// Runs `imu arguments…` to its end (killed, and an error, after `seconds`).
 func imu(_ arguments: String..., within seconds: Double = 30, environment: [String: String] = [:]) async throws -> IMUResult {
     try await IMUProcess(arguments, environment: environment).finish(within: seconds)
+}
+
+/// What a pipe has now (empty at end of file), read with read(2) and retried on EINTR:
+/// Foundation's FileHandle reads stop the process when a signal (SIGCHLD from any child the
+/// test process reaps) interrupts them.
+func readChunk(_ handle: FileHandle) -> Data {
+    var buffer = [UInt8](repeating: 0, count: 65536)
+    while true {
+        let count = buffer.withUnsafeMutableBytes { read(handle.fileDescriptor, $0.baseAddress, $0.count) }
+        if count >= 0 { return Data(buffer[0..<count]) }
+        if errno != EINTR { return Data() }
+    }
+}
+
+/// Everything until end of file, like `readDataToEndOfFile` but safe from EINTR.
+func readToEndOfFile(_ handle: FileHandle) -> Data {
+    var data = Data()
+    while true {
+        let chunk = readChunk(handle)
+        if chunk.isEmpty { return data }
+        data.append(chunk)
+    }
 }
