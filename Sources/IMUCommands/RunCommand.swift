@@ -17,8 +17,8 @@ struct RunCommand: ParsableCommand {
         commandName: "run",
         abstract: "Run as a service: events from the IMU fire the rules file's GPIO and command actions.", usage: "imu run [--config <rules.toml>] [--sim [<scenario>]] [<options>]",
         discussion: """
-            Logs go to standard error with journald priorities. SIGHUP reloads the rules (an invalid
-            file is refused and the old rules stay; running commands are stopped); SIGTERM stops:
+            Logs go to standard error with journald priorities. SIGHUP reloads the rules (an invalid \
+            file is refused and the old rules stay; running commands are stopped); SIGTERM stops: \
             pulses end, running commands are stopped and reaped, GPIO lines back low.
 
             Examples:

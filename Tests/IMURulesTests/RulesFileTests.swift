@@ -79,6 +79,14 @@ import Testing
             == "rules.toml:3:9: TOML syntax error: `2026-11-22T:3808:49Z` is not a date or time (RFC 3339, like 1979-05-27T07:32:00Z)")
     }
 
+    /// A NUL cannot reach a program's argv (it would cut the argument short): refused at its line.
+    @Test func aNULInACommandArgumentIsRefusedAtItsLine() {
+        let text = "[[rule]]\nname = \"x\"\non = \"shake\"\n  [[rule.action]]\n  command = [\"/bin/echo\", \"a\\u0000b\"]\n"
+        let message = failure(text)
+        #expect(message.hasPrefix("rules.toml:5:"), "\(message)")
+        #expect(message.contains("NUL"), "\(message)")
+    }
+
     /// 50 000 nested inline tables: refused at the depth limit, not after gigabytes.
     @Test func deepNestingIsRefusedAtItsLine() {
         let deep = "[[rule]]\nname = " + String(repeating: "{a=", count: 10_000) + "1" + String(repeating: "}", count: 10_000) + "\n"
