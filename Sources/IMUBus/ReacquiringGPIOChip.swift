@@ -1,3 +1,6 @@
+// A hosted system's recovery (a GPIO chip unbound and bound again at run time): not part of the
+// Embedded Swift build of this module, which has neither Synchronization nor such chips.
+#if !hasFeature(Embedded)
 import Synchronization
 
 /// A GPIO chip whose output lines survive the chip going away at run time (ENODEV: an
@@ -219,3 +222,4 @@ final class ReacquiringGPIOOutputLine: GPIOOutputLine {
         }
     }
 }
+#endif
