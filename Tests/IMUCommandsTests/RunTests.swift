@@ -58,6 +58,10 @@ import Testing
         try "[[rule]]\nname = \"broken\"\non = \"sideways\"\n".write(toFile: rules, atomically: true, encoding: .utf8)
         process.send(SIGHUP)
         try await Task.sleep(for: .milliseconds(500))
+        // Issue #12: the time toml++ aborted on killed the daemon at a reload.
+        try "[[rule]]\nsince = 2026-11-22T:3808:49Z\n".write(toFile: rules, atomically: true, encoding: .utf8)
+        process.send(SIGHUP)
+        try await Task.sleep(for: .milliseconds(500))
         try (toggleOnShake + "\n[[rule]]\nname = \"second\"\non = \"slap\"\n  [[rule.action]]\n  gpio-pin = 13\n  set = \"high\"\n")
             .write(toFile: rules, atomically: true, encoding: .utf8)
         process.send(SIGHUP)
@@ -66,6 +70,7 @@ import Testing
         let result = try await process.finish(within: 5)
         #expect(result.succeeded, "\(result)")
         #expect(result.stderr.contains("<3>rules not reloaded, keeping the old ones") && result.stderr.contains("\(rules):3:"))
+        #expect(result.stderr.contains("\(rules):2:9: TOML syntax error"), "\(result.stderr)")
         #expect(result.stderr.contains("<5>rules reloaded rules=2"))
         #expect(result.stderr.contains("<6>stopped"))
     }
