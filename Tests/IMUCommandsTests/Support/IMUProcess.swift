@@ -97,7 +97,10 @@ final class IMUProcess: @unchecked Sendable {
         let clock = ContinuousClock()
         let deadline = clock.now + .milliseconds(Int(seconds * 1000))
         while process.isRunning {
-            if clock.now >= deadline {
+            // Past the deadline, look at the kernel's word before calling it a hang: when the
+            // test process's threads were all busy (long synchronous tests on two cores),
+            // Foundation may not have reaped a child that ended long ago.
+            if clock.now >= deadline && !Self.hasEnded(process.processIdentifier) {
                 kill(process.processIdentifier, SIGKILL)
                 process.waitUntilExit()
                 throw IMUTimedOut(arguments: arguments, seconds: seconds)
@@ -114,6 +117,16 @@ final class IMUProcess: @unchecked Sendable {
             signalled: process.terminationReason == .uncaughtSignal,
             stdout: String(decoding: stdout, as: UTF8.self),
             stderr: String(decoding: stderr, as: UTF8.self))
+    }
+}
+
+extension IMUProcess {
+    /// The process has exited (a zombie waiting for Foundation to reap it, or gone).
+    static func hasEnded(_ pid: Int32) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else { return true }
+        // The state follows the command name in parentheses: "1234 (imu) Z …".
+        guard let close = stat.lastIndex(of: ")") else { return false }
+        return stat[stat.index(after: close)...].trimmingCharacters(in: .whitespaces).hasPrefix("Z")
     }
 }
 
