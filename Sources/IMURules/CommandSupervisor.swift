@@ -88,6 +88,8 @@ public final class CommandSupervisor: @unchecked Sendable {
     private var _onOutput: (@Sendable (String, Int32, String) -> Void)?
     private var _counts = CommandCounts()
     private var launches: [Launch] = []
+    /// Ended launches whose `onExit` is running (lock held to change it).
+    private var exitsBeingTold = 0
     private var logTokens: Double
     private var logTokensAt = monotonicNanoseconds()
     private var closed = false
@@ -185,7 +187,9 @@ public final class CommandSupervisor: @unchecked Sendable {
         }
         let limit = Date().addingTimeInterval(2 * _limits.killGrace + 1)
         signalWake()
-        while !launches.isEmpty && Date() < limit { _ = lock.wait(until: min(limit, Date().addingTimeInterval(Self.tick))) }
+        while (!launches.isEmpty || exitsBeingTold > 0) && Date() < limit {
+            _ = lock.wait(until: min(limit, Date().addingTimeInterval(Self.tick)))
+        }
         lock.unlock()
     }
 
@@ -277,10 +281,18 @@ public final class CommandSupervisor: @unchecked Sendable {
             index += 1
         }
         let onOutput = _onOutput
-        if !ended.isEmpty { lock.broadcast() }
+        // Outcomes being told keep `stopAll` waiting: the daemon must not exit between a
+        // launch's removal and the line that says how it ended.
+        exitsBeingTold += ended.count
         lock.unlock()
         if let onOutput { for (rule, pid, line) in lines { onOutput(rule, pid, line) } }
         for (outcome, onExit) in ended { onExit?(outcome) }
+        if !ended.isEmpty {
+            lock.lock()
+            exitsBeingTold -= ended.count
+            lock.broadcast()
+            lock.unlock()
+        }
     }
 
     /// Reads what the pipe has (up to the launch's drain budget, or `budget`) into lines;
