@@ -157,7 +157,8 @@ public final class VirtualI2CBus: I2CBus, @unchecked Sendable {
             if let failure = faults.failure(for: address, at: now) {
                 throw I2CError(failure.kind, bus: name, address: address, detail: failure.detail)
             }
-            guard let target = targets[address] else {
+            // A target behind another chip's bypass acknowledges only while the bypass is open.
+            guard let target = targets[address], target.acknowledges else {
                 throw I2CError(.noAcknowledge, bus: name, address: address)
             }
             target.catchUp(to: now)
