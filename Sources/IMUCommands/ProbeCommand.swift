@@ -92,11 +92,12 @@ enum ProbeReport {
                     "chips": s.chips.map { chip -> [String: Any] in
                         var c: [String: Any] = [
                             "name": chip.model.rawValue,
-                            "part": chip.part,
                             "address": hex(chip.address),
                             "capabilities": chip.capabilities,
                         ]
                         if let m = chip.magnetometerAddress { c["magnetometerAddress"] = hex(m) }
+                        // The part when it is not the model's own name (an MPU-9255, a clone).
+                        if chip.part != chip.model.rawValue { c["part"] = chip.part }
                         if let clone = chip.clone { c["clone"] = clone }
                         return c
                     },
