@@ -78,25 +78,14 @@ public final class ReopeningI2CBus: I2CBus {
         }
     }
 
-    public func write(_ address: UInt8, _ bytes: UnsafeRawBufferPointer) throws(I2CError) {
-        try perform { (bus) throws(I2CError) in try bus.write(address, bytes) }
+    public func transaction(_ address: UInt8, _ operations: UnsafeMutableBufferPointer<I2COperation>) throws(I2CError) {
+        try perform { (bus) throws(I2CError) in try bus.transaction(address, operations) }
     }
 
-    public func read(_ address: UInt8, into buffer: UnsafeMutableRawBufferPointer) throws(I2CError) {
-        try perform { (bus) throws(I2CError) in try bus.read(address, into: buffer) }
-    }
-
-    public func writeRead(
-        _ address: UInt8, _ bytes: UnsafeRawBufferPointer, into buffer: UnsafeMutableRawBufferPointer
-    ) throws(I2CError) {
-        try perform { (bus) throws(I2CError) in try bus.writeRead(address, bytes, into: buffer) }
-    }
+    /// The open bus's limit (none while the adapter is away: nothing is read then).
+    public var longestRead: Int { bus?.longestRead ?? Int.max }
 
     public func isPresent(_ address: UInt8) throws(I2CError) -> Bool {
         try perform { (bus) throws(I2CError) in try bus.isPresent(address) }
-    }
-
-    public func readFIFO(_ address: UInt8, port register: UInt8, into buffer: UnsafeMutableRawBufferPointer) throws(I2CError) {
-        try perform { (bus) throws(I2CError) in try bus.readFIFO(address, port: register, into: buffer) }
     }
 }

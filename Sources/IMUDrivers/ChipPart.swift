@@ -75,8 +75,7 @@ public struct ChipPart: Sendable {
         if let identity = identities.first(where: { $0.value == found }) { return identity }
         throw .wrongChip(
             bus: bus.name, address: address, expected: model, register: whoAmIRegister, found: found,
-            expectedValue: identities[0].value,
-            identifiedAs: KnownParts.name(register: whoAmIRegister, value: found, at: address))
+            expectedValue: identities[0].value, identifiedAs: Self.name(register: whoAmIRegister, value: found, at: address))
     }
 
     /// Checks the magnetometer die's identity (once it is reachable).
@@ -86,9 +85,18 @@ public struct ChipPart: Sendable {
         guard found == die.whoAmIValue else {
             throw .wrongChip(
                 bus: bus.name, address: address, expected: model, register: die.whoAmIRegister, found: found,
-                expectedValue: die.whoAmIValue,
-                identifiedAs: KnownParts.name(register: die.whoAmIRegister, value: found, at: address))
+                expectedValue: die.whoAmIValue, identifiedAs: Self.name(register: die.whoAmIRegister, value: found, at: address))
         }
+    }
+
+    /// The part another identity names. The firmware (Embedded Swift) prints no error text, and
+    /// looking a name up there would link the whole probe table (every part's driver): nil.
+    static func name(register: UInt8, value: UInt8, at address: UInt8) -> String? {
+        #if hasFeature(Embedded)
+        return nil
+        #else
+        return KnownParts.name(register: register, value: value, at: address)
+        #endif
     }
 }
 

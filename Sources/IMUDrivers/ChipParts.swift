@@ -7,7 +7,7 @@ public enum ChipParts {
     /// The row of `model` (every model has one; `ChipPartsTests` checks it).
     public static func part(_ model: ChipModel) -> ChipPart {
         for part in all where part.model == model { return part }
-        fatalError("no ChipParts row for \(model.rawValue)")
+        fatalError("a ChipModel without a ChipParts row")
     }
 
     private static let invenSenseAddresses: [UInt8] = [0x68, 0x69]  // 0b110100x, x = AD0

@@ -101,8 +101,8 @@ public final class InvenSenseIMU: IMUDriver {
             let readBack = try bus.read(address, R65.accelConfig2)
             guard readBack == accelConfig2Byte else {
                 throw .unsupported(
-                    "the chip at \(hex(address)) on \(bus.name) answers WHO_AM_I \(hex(identity?.value ?? 0)) but does not "
-                        + "follow the \(model.rawValue) register map (ACCEL_CONFIG 2 read \(hex(readBack)) after writing \(hex(accelConfig2Byte)))")
+                    "the chip answers an MPU-6500-family WHO_AM_I but does not follow that register map "
+                        + "(ACCEL_CONFIG 2, 0x1d, did not read back what was written): not read, to avoid misreading it")
             }
         }
         var fieldRate: DataRate?
@@ -205,8 +205,7 @@ public final class InvenSenseIMU: IMUDriver {
             return FIFOBatch(count: 0, dropped: 0, transactions: transactions)
         }
         let length = count * R.fifoSampleLength
-        try readFIFOPort(into: UnsafeMutableRawBufferPointer(rebasing: fifoBuffer[0..<length]))
-        transactions += 1
+        transactions += try readFIFOPort(into: UnsafeMutableRawBufferPointer(rebasing: fifoBuffer[0..<length]))
         var field: Vector3?
         if let magnetometer {
             field = try magnetometer.readField()
@@ -229,13 +228,19 @@ public final class InvenSenseIMU: IMUDriver {
     }
 
     /// Reads `buffer.count` bytes from FIFO_R_W, a port whose register address does not
-    /// advance (RM §116).
-    private func readFIFOPort(into buffer: UnsafeMutableRawBufferPointer) throws(IMUDriverError) {
-        do {
-            try bus.readFIFO(address, port: R.fifoReadWrite, into: buffer)
-        } catch {
-            throw .bus(error)
+    /// advance (RM §116): in one transaction where the bus can, else in reads of the bus's
+    /// longest, each addressing the port again (a bus splitting a long read itself would move
+    /// on to the registers after it). Returns the transactions it took.
+    private func readFIFOPort(into buffer: UnsafeMutableRawBufferPointer) throws(IMUDriverError) -> Int {
+        let longest = max(1, bus.longestRead)
+        var offset = 0, reads = 0
+        while offset < buffer.count {
+            let end = offset + min(longest, buffer.count - offset)
+            try bus.burst(address, R.fifoReadWrite, into: UnsafeMutableRawBufferPointer(rebasing: buffer[offset..<end]))
+            offset = end
+            reads += 1
         }
+        return reads
     }
 
     // MARK: Interrupts and power
