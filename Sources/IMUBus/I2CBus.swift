@@ -106,7 +106,8 @@ extension I2CBus {
         default:
             break
         }
-        throw I2CError(.unsupported, bus: name, address: address, detail: "a transaction of \(operations.count) operations this bus cannot do")
+        // A literal: formatting the count would link the string machinery into the firmware.
+        throw I2CError(.unsupported, bus: name, address: address, detail: "only a write, a read, or a write then a read")
     }
 }
 
