@@ -143,6 +143,13 @@ let package = Package(
 
         .testTarget(name: "IMUBusTests", dependencies: ["IMUBus"]),
         .testTarget(
+            name: "IMUEngineTests",
+            dependencies: [
+                "IMUEngine", "IMUDevices", "IMUTwin", "IMUBus", "IMUDrivers", "IMUEvents", "IMUFormats", "IMUDaemon",
+                "IMURules", .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(
             name: "IMUGeometryTests",
             dependencies: ["IMUGeometry", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
