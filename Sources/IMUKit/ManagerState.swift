@@ -1,5 +1,6 @@
 import Dispatch
 import IMUDrivers
+import IMUEngine
 import IMUMotion
 
 /// Everything a motion manager shares between its callers and its acquisition thread, kept

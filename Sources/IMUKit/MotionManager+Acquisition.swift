@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import IMUDrivers
+import IMUEngine
 
 extension MotionManager {
     /// Brings the chip in line with the consumers: running at the rate the active sources need
