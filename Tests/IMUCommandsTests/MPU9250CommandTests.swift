@@ -90,4 +90,12 @@ import Testing
             #expect(offset.allSatisfy { abs($0) < 0.1 } && scale.allSatisfy { abs($0 - 1) < 0.05 })
         }
     }
+
+    /// The recognisers through the same path: the shake scenario's two bursts (2 s on, 2 s off).
+    @Test func theShakeScenarioGivesTwoShakes() async throws {
+        let result = try await imu("events", "--sim", "shake", "--board", "gy-9250", "--virtual-time", "--duration", "8")
+        try #require(result.succeeded, "\(result)")
+        #expect(result.lines.filter { $0.hasSuffix("shake began") }.count == 2, "\(result.stdout)")
+        #expect(result.lines.filter { $0.hasSuffix("shake ended") }.count == 2, "\(result.stdout)")
+    }
 }
