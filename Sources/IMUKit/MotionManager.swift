@@ -54,9 +54,7 @@ public final class MotionManager: Sendable {
     public convenience init(
         device: IMUDevice, requiring required: MotionCapabilities = [], calibration: CalibrationChoice = .stored
     ) throws(MotionManagerError) {
-        let access = ChipAccess(
-            driver: device.driver, clock: device.clock, identity: device.chipIdentity, keepAlive: device.keepAlive ?? device.bus as AnyObject)
-        try self.init(hardware: access, placement: device.placement, requiring: required, calibration: calibration)
+        try self.init(hardware: ChipAccess(device: device), placement: device.placement, requiring: required, calibration: calibration)
     }
 
     init(
@@ -182,6 +180,7 @@ public final class MotionManager: Sendable {
 
     public func stop(_ source: MotionSource) {
         let ended = state.withLock { $0.remove(source) }
+        // The next start of device motion warms up afresh (see `prepareDeviceMotion`).
         for sink in ended { sink.end(nil) }
         reconcile()
     }
@@ -196,13 +195,15 @@ public final class MotionManager: Sendable {
     func prepareDeviceMotion(_ frame: ReferenceFrame) -> MotionManagerError? {
         guard isDeviceMotionAvailable else { return .unavailable(.deviceMotion) }
         guard availableReferenceFrames.contains(frame) else { return .referenceFrameUnavailable(frame) }
-        state.withLock { state in
-            guard state.pipeline?.referenceFrame != frame,
-                  let conversion = FrameConversion(frame: frame, declinationDegrees: state.declinationDegrees) else { return }
+        let (engine, conversion) = state.withLock { state -> (MotionEngine?, FrameConversion?) in
+            guard state.frame?.frame != frame,
+                  let conversion = FrameConversion(frame: frame, declinationDegrees: state.declinationDegrees) else { return (nil, nil) }
             // A new frame starts the estimate over: nil again until it is valid.
-            state.pipeline = state.calibration.fusionPipeline(frame: conversion)
+            state.frame = conversion
             state.deviceMotion = nil
+            return (state.engine, conversion)
         }
+        if let engine, let conversion { Self.restartEstimate(engine, frame: conversion, magnetometer: isMagnetometerAvailable) }
         return nil
     }
 }
