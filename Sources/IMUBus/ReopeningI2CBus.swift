@@ -1,3 +1,7 @@
+// A hosted system's recovery (a USB I²C adapter unplugged and plugged in again): not part of
+// the Embedded Swift build of this module, like ReacquiringGPIOChip. On a microcontroller the
+// bus does not go away, and the wrapper's messages format strings.
+#if !hasFeature(Embedded)
 /// Where a bus's adapter is, for `ReopeningI2CBus`: whether an open bus is still on the adapter
 /// it was opened on, and how to open that adapter again once it is back (by its name: a USB
 /// adapter unplugged and replugged can come back under another number).
@@ -89,3 +93,4 @@ public final class ReopeningI2CBus: I2CBus {
         try perform { (bus) throws(I2CError) in try bus.isPresent(address) }
     }
 }
+#endif

@@ -53,7 +53,8 @@ public struct DriverWiring {
 
 /// Everything this project knows about one chip part, in one place (like the const tables of
 /// Linux IIO's inv_mpu6050 and st_lsm6dsx): identity registers and values, addresses,
-/// capabilities, rates, and how to make its driver. Probe, capability checks, interval clamps,
+/// capabilities, rates; and how to make its driver (`makeDriver`, from `ChipParts.drivers`,
+/// keyed by the same model). Probe, capability checks, interval clamps,
 /// board files, driver creation and the twin all walk `ChipParts.all`; nothing outside the
 /// drivers switches on the chip.
 public struct ChipPart: Sendable {
@@ -67,7 +68,6 @@ public struct ChipPart: Sendable {
     public let capabilities: ChipCapabilities
     /// The fastest accel/gyro output rate of the part's tables, Hz.
     public let fastestRateHz: Double
-    public let makeDriver: @Sendable (DriverWiring) -> any IMUDriver
 
     /// The identity the accel/gyro die answers with, or the error naming what answered instead.
     public func checkIdentity(on bus: any I2CBus, at address: UInt8) throws(IMUDriverError) -> AcceptedIdentity {

@@ -1,6 +1,7 @@
 /// The chip parts this project drives, one row each: every fact outside the register maps
 /// that probe, board files, capability checks, interval clamps, driver creation and the twin
-/// need. WHO_AM_I values live here and nowhere else.
+/// need. WHO_AM_I values live here and nowhere else. The driver factories are keyed by the
+/// same models (`ChipParts.drivers`), the twin's in IMUTwin (`TwinParts`).
 public enum ChipParts {
     public static let all: [ChipPart] = [mpu6050, mpu6500, mpu9250, lsm9ds1]
 
@@ -22,8 +23,7 @@ public enum ChipParts {
             accelerometer: true, gyroscope: true, magnetometer: false, thermometer: true,
             fifoCapacity: MPU6050Registers.fifoCapacityBytes / MPU6050Registers.fifoSampleLength,
             motionInterrupt: true, dataReadyInterrupt: true),
-        fastestRateHz: MPU6050Registers.filteredGyroRateHz,
-        makeDriver: { InvenSenseIMU(.mpu6050, bus: $0.bus, address: $0.address, clock: $0.clock) })
+        fastestRateHz: MPU6050Registers.filteredGyroRateHz)
 
     /// RM-MPU-6500A: WHO_AM_I 0x70. The clones: boards sold as MPU-6500 or MPU-9250 whose chip
     /// answers another value yet works with the MPU-6500 map (reported by their users:
@@ -42,8 +42,7 @@ public enum ChipParts {
         ],
         magnetometer: nil,
         capabilities: sixtyFiveHundredCapabilities(magnetometer: false),
-        fastestRateHz: MPU6050Registers.filteredGyroRateHz,
-        makeDriver: { InvenSenseIMU(.mpu6500, bus: $0.bus, address: $0.address, clock: $0.clock) })
+        fastestRateHz: MPU6050Registers.filteredGyroRateHz)
 
     /// RM-MPU-9250A §4 Register 117: WHO_AM_I 0x71; the MPU-9255 (the same map with extra
     /// on-chip functions) answers 0x73 (its own register map, Register 117). The AK8963 answers
@@ -55,10 +54,7 @@ public enum ChipParts {
             part: "AK8963", addresses: [AK8963Registers.address], whoAmIRegister: AK8963Registers.whoAmI,
             whoAmIValue: 0x48, reach: .behindBypass, pairs: [:]),
         capabilities: sixtyFiveHundredCapabilities(magnetometer: true),
-        fastestRateHz: MPU6050Registers.filteredGyroRateHz,
-        makeDriver: {
-            InvenSenseIMU(.mpu9250, bus: $0.bus, address: $0.address, magnetometerAddress: $0.magnetometerAddress, clock: $0.clock)
-        })
+        fastestRateHz: MPU6050Registers.filteredGyroRateHz)
 
     /// LSM9DS1 DS §7.11: WHO_AM_I 0x68 at 0x6A/0x6B; §8.1: WHO_AM_I_M 0x3D at 0x1C/0x1E.
     static let lsm9ds1 = ChipPart(
@@ -70,10 +66,7 @@ public enum ChipParts {
         capabilities: ChipCapabilities(
             accelerometer: true, gyroscope: true, magnetometer: true, thermometer: true,
             fifoCapacity: LSM9DS1Registers.fifoCapacity, motionInterrupt: true, dataReadyInterrupt: true),
-        fastestRateHz: LSM9DS1Registers.sampleRates.last!.hertz,  // DS Table 46, ODR_G
-        makeDriver: {
-            LSM9DS1(bus: $0.bus, address: $0.address, magnetometerAddress: $0.magnetometerAddress ?? 0x1C, clock: $0.clock)
-        })
+        fastestRateHz: LSM9DS1Registers.sampleRates.last!.hertz)  // DS Table 46, ODR_G
 
     private static func sixtyFiveHundredCapabilities(magnetometer: Bool) -> ChipCapabilities {
         ChipCapabilities(
