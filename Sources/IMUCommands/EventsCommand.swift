@@ -52,9 +52,7 @@ struct EventsCommand: ParsableCommand {
     func validate() throws {
         if replay != nil && source.sim { throw ValidationError("choose --sim or --replay, not both") }
         if lowPower && replay != nil { throw ValidationError("--low-power watches a live IMU; a replay has no chip to sleep") }
-        guard rate.isFinite, rate >= 10, rate <= 1000 else {
-            throw ValidationError("--rate must be between 10 and 1000 samples per second for events, not \(rate)")
-        }
+        try SampleRateOption.validate(rate, lowest: 10)
         if let headingFilter, !(headingFilter >= 0 && headingFilter < 360) {
             throw ValidationError("--heading-filter must be 0 to 360 degrees, not \(headingFilter)")
         }

@@ -38,9 +38,7 @@ struct StreamCommand: ParsableCommand {
     var duration: Double?
 
     func validate() throws {
-        guard rate.isFinite, rate >= 10, rate <= 1000 else {
-            throw ValidationError("--rate must be between 10 and 1000 samples per second, not \(rate)")
-        }
+        try SampleRateOption.validate(rate, lowest: 10)
         if let count, count < 1 { throw ValidationError("--count must be at least 1, not \(count)") }
     }
 
