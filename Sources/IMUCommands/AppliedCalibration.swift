@@ -42,6 +42,11 @@ struct AppliedCalibration {
         }
     }
 
+    /// `file` in force from now on (a gyro bias measured while running).
+    init(file: CalibrationFile?) {
+        calibration = SensorCalibration(file: file)
+    }
+
     var file: CalibrationFile? { calibration.file }
     var magnetometerAccuracy: MagneticFieldCalibrationAccuracy { calibration.magnetometerAccuracy }
     func fusionPipeline(frame: FrameConversion) -> DeviceMotionPipeline<FixedFusionFilter> {

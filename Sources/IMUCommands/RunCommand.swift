@@ -145,8 +145,9 @@ struct RunCommand: ParsableCommand {
         var pipeline = EventPipeline(
             calibration: calibration, magnetometer: session.driver.capabilities.magnetometer,
             headingFilterDegrees: Self.headingFilter(rules))
-        let reloads = ReloadRequests()
-        let broker = try mqttSettings.map { settings in try DaemonMQTT(settings: settings, model: model, reload: reloads, log: log) }
+        let mqttCommands = MQTTCommands()
+        let broker = try mqttSettings.map { settings in try DaemonMQTT(settings: settings, model: model, commands: mqttCommands, log: log) }
+        var gyroCalibration = DaemonGyroCalibration(requests: mqttCommands.calibrateGyro, chip: session.chipIdentity)
         defer {
             runner.stop()
             Self.makeSafe(runner, rules: rules)
@@ -154,7 +155,7 @@ struct RunCommand: ParsableCommand {
             log.info("stopped", metadata: ["commands": "\(runner.commands.counts)"])
         }
         func reloadIfAsked() {
-            let fromBroker = reloads.take()
+            let fromBroker = mqttCommands.reload.take()
             guard StopSignal.takeReloadRequest() || fromBroker else { return }
             do {
                 let reloaded = try loadRules(pins: Set(headerPins.keys))
@@ -169,10 +170,10 @@ struct RunCommand: ParsableCommand {
                 pipeline.detector.headingFilter = Self.headingFilter(rules).map(HeadingFilter.init(minimumChangeDegrees:))
                 log.notice("rules reloaded", metadata: ["rules": "\(rules.rules.count)"])
                 tellPulseScheduling()
-                if fromBroker { reloads.done(rules: rules.rules.count, error: nil) }
+                if fromBroker { mqttCommands.reload.answer(.reloaded(rules: rules.rules.count)) }
             } catch {
                 log.error("rules not reloaded, keeping the old ones: \(error)")
-                if fromBroker { reloads.done(rules: nil, error: "rules not reloaded, keeping the old ones: \(error)") }
+                if fromBroker { mqttCommands.reload.answer(.refused("rules not reloaded, keeping the old ones: \(error)")) }
             }
         }
         func fire(_ events: [MotionEvent]) {
@@ -199,6 +200,9 @@ struct RunCommand: ParsableCommand {
         stream.report = Self.troubleReporter(log)
         _ = try stream.configure()
         let dropped = try stream.run(afterBatch: reloadIfAsked) { sample in
+            if let calibrated = gyroCalibration.feed(sample, current: pipeline.calibration.file, log: { log.notice("\($0)") }) {
+                pipeline.calibration = AppliedCalibration(file: calibrated)
+            }
             fire(pipeline.update(sample))
             if let broker, let motion = pipeline.lastMotion { broker.update(motion) }
             return false

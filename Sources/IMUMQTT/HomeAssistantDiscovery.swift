@@ -107,33 +107,3 @@ public struct HomeAssistantDiscovery: Sendable {
         return JSON.object([("event_type", JSON.string(value)), ("t", timestamp)])
     }
 }
-
-/// Just enough JSON writing for the messages above (values are already JSON text).
-enum JSON {
-    static func string(_ s: String) -> String {
-        var out = "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
-    }
-
-    static func array(_ values: [String]) -> String { "[" + values.joined(separator: ",") + "]" }
-
-    static func object(_ fields: [(String, String)]) -> String {
-        "{" + fields.map { "\(string($0.0)):\($0.1)" }.joined(separator: ",") + "}"
-    }
-}

@@ -143,6 +143,11 @@ public final class MQTTPublisher: @unchecked Sendable {
         let thread = Thread { [self] in sendLoop() }
         thread.name = "imu-mqtt"
         thread.start()
+        if settings.allowCommands && announces {
+            let commandThread = Thread { [self] in commandLoop() }
+            commandThread.name = "imu-mqtt-commands"
+            commandThread.start()
+        }
     }
 
     /// Queues an event (the JSON `imu events --format jsonl` prints) for `imu/<id>/event`, and its
@@ -206,14 +211,6 @@ public final class MQTTPublisher: @unchecked Sendable {
                 condition.lock()
                 continue
             }
-            if connected, !commands.isEmpty {
-                let command = commands.removeFirst()
-                condition.unlock()
-                let result = onCommand(command)
-                send(topic: settings.commandResultTopic, payload: result, qos: 1, retain: false)
-                condition.lock()
-                continue
-            }
             if connected, let (index, message) = outbox.nextToSend(window: Self.window) {
                 var messageID: Int32 = 0
                 let code = mosquitto_publish(client, &messageID, message.topic, Int32(message.payload.utf8.count), message.payload,
@@ -237,6 +234,26 @@ public final class MQTTPublisher: @unchecked Sendable {
             }
             let wake = connected && latestMotion != nil ? motionDue : now.addingTimeInterval(0.5)
             _ = condition.wait(until: wake)
+        }
+    }
+
+    // MARK: - The command thread
+
+    /// Answers commands one at a time, off the sender thread: a command that waits for the
+    /// daemon (a gyro measurement takes seconds) holds up no event. Answers queue like events,
+    /// so one given while the broker is away goes out after the reconnect.
+    private func commandLoop() {
+        condition.lock()
+        defer { condition.unlock() }
+        while true {
+            while commands.isEmpty && !stopping { condition.wait() }
+            if stopping { return }
+            let command = commands.removeFirst()
+            condition.unlock()
+            let result = onCommand(command)
+            condition.lock()
+            outbox.append(.init(topic: settings.commandResultTopic, payload: result, qos: 1, isEvent: false))
+            condition.broadcast()
         }
     }
 
@@ -295,7 +312,7 @@ public final class MQTTPublisher: @unchecked Sendable {
         defer { condition.unlock() }
         let was = connected
         connected = false
-        outbox.connectionLost()
+        // What was in flight stays so: libmosquitto sends it again itself after the reconnect.
         if was && !stopping {
             log(.warning, "MQTT connection to \(settings.host):\(settings.port) lost (\(Self.describe(code))); events are queued (up to \(settings.queueLimit)) and retried")
         }
