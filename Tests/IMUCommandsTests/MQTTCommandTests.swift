@@ -55,23 +55,26 @@ extension MQTTTests {
         }
     }
 
+    /// Refused while moving; reload and an unknown command answered too, in the order asked.
     @Test func calibrateGyroWhileMovingIsRefusedAsNotStill() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("imu-calibration-\(UUID())").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         try await withSetup("allow-commands = true") { setup in
             let daemon = try await daemonListening(setup, scenario: "walk", environment: ["IMU_CALIBRATION_DIR": directory])
             try await publish(setup.broker, topic: "imu/twin/command", #"{"command":"calibrate-gyro"}"#)
+            try await publish(setup.broker, topic: "imu/twin/command", #"{"command":"reload"}"#)
             try await publish(setup.broker, topic: "imu/twin/command", #"{"command":"reboot"}"#)
-            #expect(await setup.subscriber.wait(within: 60) { _ in results(setup.subscriber).count >= 2 })
+            #expect(await setup.subscriber.wait(within: 60) { _ in results(setup.subscriber).count >= 3 })
             daemon.send(SIGTERM)
             _ = try await daemon.finish(within: 30)
             let answers = results(setup.subscriber)
-            // Answered in the order asked.
-            let refused = try #require(answers.first)
+            try #require(answers.count == 3, "\(answers)")
+            let refused = answers[0]
             #expect(refused["reason"] as? String == "not still", "\(refused)")
             #expect((refused["error"] as? String)?.hasPrefix("not still: moved during the window") == true, "\(refused)")
             #expect(refused["result"] == nil && refused["saved"] == nil)
-            #expect(answers.last?["error"] as? String == #"unknown command; known: "reload", "calibrate-gyro""#)
+            #expect(answers[1]["command"] as? String == "reload" && answers[1]["result"] as? String == "reloaded" && answers[1]["rules"] as? Int == 1, "\(answers[1])")
+            #expect(answers[2]["error"] as? String == #"unknown command; known: "reload", "calibrate-gyro""#)
             #expect(!FileManager.default.fileExists(atPath: directory))
         }
     }

@@ -41,20 +41,21 @@ struct MQTTTests {
     }
 
     /// `mosquitto_pub`: one message, QoS 1.
-    func publish(_ broker: MosquittoBroker, topic: String, _ message: String) async throws {
+    func publish(_ broker: MosquittoBroker, topic: String, _ message: String, extra: [String] = []) async throws {
         let pub = Process()
         pub.executableURL = URL(fileURLWithPath: "/usr/bin/mosquitto_pub")
-        pub.arguments = ["-h", "127.0.0.1", "-p", "\(broker.port)", "-q", "1", "-t", topic, "-m", message]
+        pub.arguments = ["-h", "127.0.0.1", "-p", "\(broker.port)", "-q", "1", "-t", topic, "-m", message] + extra
         try pub.run()
         while pub.isRunning { try await Task.sleep(for: .milliseconds(5)) }
     }
 
-    /// A subscriber that has seen a probe message, so it is surely subscribed.
-    func subscriber(_ broker: MosquittoBroker) async throws -> MQTTSubscriber {
-        let subscriber = try MQTTSubscriber(port: broker.port)
+    /// A subscriber that has seen a probe message, so it is surely subscribed. `extra`: the
+    /// clients' TLS and login options.
+    func subscriber(_ broker: MosquittoBroker, extra: [String] = []) async throws -> MQTTSubscriber {
+        let subscriber = try MQTTSubscriber(port: broker.port, extra: extra)
         let probe = UUID().uuidString
         for _ in 0..<50 {
-            try await publish(broker, topic: "probe", probe)
+            try await publish(broker, topic: "probe", probe, extra: extra)
             if await subscriber.wait(within: 0.2, until: { $0.contains { $0.payload == probe } }) { return subscriber }
         }
         throw MosquittoBroker.Failure("the subscriber never saw its probe")
