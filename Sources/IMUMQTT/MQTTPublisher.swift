@@ -32,6 +32,10 @@ public final class MQTTPublisher: @unchecked Sendable {
     private var stopping = false
     private var senderDone = false
     private var networkDone = false
+    /// Events were dropped and the broker acknowledges again: the sender reports it.
+    private var dropReportDue = false
+    /// At most one such report per 5 s under a sustained overload (each connect reports too).
+    private var nextDropReport = Date.distantPast
     private var everConnected = false
     private var toldUnreachable = false
     /// libmosquitto's latest error-level log line (OpenSSL's reason for a TLS failure).
@@ -234,7 +238,7 @@ public final class MQTTPublisher: @unchecked Sendable {
             if stopping { break }
             // A connection that failed (refused, TLS) or was lost: the disconnect callback has
             // told of a lost one; say once why connecting fails.
-            if !connected { tellUnreachable(code) }
+            if !connected && code != MOSQ_ERR_CONN_LOST.rawValue { tellUnreachable(code) }
             let deadline = Date().addingTimeInterval(delay)
             while !stopping && Date() < deadline { _ = condition.wait(until: deadline) }
             delay = min(delay * 2, 30)
@@ -264,6 +268,12 @@ public final class MQTTPublisher: @unchecked Sendable {
                 announce = false
                 condition.unlock()
                 sendAnnouncements()
+                condition.lock()
+                continue
+            }
+            if connected && dropReportDue {
+                condition.unlock()
+                reportDrops()
                 condition.lock()
                 continue
             }
@@ -316,18 +326,27 @@ public final class MQTTPublisher: @unchecked Sendable {
     /// After each connect: online, the drop count, the subscriptions, and discovery.
     private func sendAnnouncements() {
         send(topic: settings.availabilityTopic, payload: "online", qos: 1, retain: true)
+        reportDrops()
+        _ = mosquitto_subscribe(client, nil, settings.homeAssistantStatusTopic, 1)
+        if settings.allowCommands { _ = mosquitto_subscribe(client, nil, settings.commandTopic, 1) }
+        sendDiscovery()
+    }
+
+    /// The drop count on the health topic (retained), and a warning when events were dropped
+    /// since the last report: after each connect, and when a broker that stopped answering
+    /// without losing the connection acknowledges again.
+    private func reportDrops() {
         condition.lock()
         let dropped = outbox.takeDropped()
         let total = outbox.droppedTotal
+        dropReportDue = false
+        nextDropReport = Date().addingTimeInterval(5)
         condition.unlock()
         if dropped > 0 {
             log(.warning, "MQTT: \(dropped) events were dropped while the broker was unreachable (queue of \(settings.queueLimit))")
         }
-        send(topic: settings.healthTopic, payload: #"{"events_dropped":\#(total),"events_dropped_since_last_connection":\#(dropped)}"#,
+        send(topic: settings.healthTopic, payload: #"{"events_dropped":\#(total),"events_dropped_since_last_report":\#(dropped)}"#,
              qos: 1, retain: true)
-        _ = mosquitto_subscribe(client, nil, settings.homeAssistantStatusTopic, 1)
-        if settings.allowCommands { _ = mosquitto_subscribe(client, nil, settings.commandTopic, 1) }
-        sendDiscovery()
     }
 
     private func sendDiscovery() {
@@ -385,6 +404,8 @@ public final class MQTTPublisher: @unchecked Sendable {
     private func acknowledged(_ messageID: Int32) {
         condition.lock()
         outbox.acknowledged(messageID)
+        // The broker answers again: say what was dropped meanwhile.
+        if outbox.droppedSinceReport > 0 && Date() >= nextDropReport { dropReportDue = true }
         condition.broadcast()
         condition.unlock()
     }

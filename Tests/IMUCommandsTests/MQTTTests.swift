@@ -51,8 +51,9 @@ struct MQTTTests {
 
     /// A subscriber that has seen a probe message, so it is surely subscribed. `extra`: the
     /// clients' TLS and login options.
-    func subscriber(_ broker: MosquittoBroker, extra: [String] = []) async throws -> MQTTSubscriber {
-        let subscriber = try MQTTSubscriber(port: broker.port, extra: extra)
+    /// `session`: the subscriber's own options (a client id and persistent session).
+    func subscriber(_ broker: MosquittoBroker, extra: [String] = [], session: [String] = []) async throws -> MQTTSubscriber {
+        let subscriber = try MQTTSubscriber(port: broker.port, extra: extra + session)
         let probe = UUID().uuidString
         for _ in 0..<50 {
             try await publish(broker, topic: "probe", probe, extra: extra)
