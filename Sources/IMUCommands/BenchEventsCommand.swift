@@ -2,6 +2,7 @@ import Foundation
 import ArgumentParser
 import IMUBus
 import IMUEvents
+import IMUMQTT
 import IMURules
 import IMUTwin
 import Logging
@@ -21,7 +22,20 @@ struct BenchEventsCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Pulse length of the rule the latency run fires (ms).")
     var pulse: Int = 50
 
+    @Flag(help: "Only the action-latency run.")
+    var actionsOnly = false
+
+    @Option(help: "During the action-latency run, publish the events to this MQTT broker as `imu run --mqtt` does (mqtt://host:port).")
+    var mqtt: String?
+
+    func validate() throws {
+        if let mqtt, case .failure(let problem) = MQTTSettings.parseURL(mqtt) {
+            throw ValidationError("--mqtt \(problem.reason), not \"\(mqtt)\"")
+        }
+    }
+
     func run() throws {
+        if actionsOnly { return try actions() }
         try shakes()
         try calm()
         try orientation()
@@ -119,10 +133,20 @@ struct BenchEventsCommand: ParsableCommand {
         var pipeline = EventPipeline(calibration: try AppliedCalibration(for: nil), magnetometer: session.driver.capabilities.magnetometer)
         let log = Logger(label: "bench") { _ in SwiftLogNoOpLogHandler() }
         var fired: [(line: Int, time: Double)] = []
+        // The daemon's MQTT front end, as `imu run` feeds it: events first, then the rules.
+        let broker = try mqtt.flatMap { try MQTTSettings.fromURL($0).get() }.map { settings in
+            try DaemonMQTT(settings: settings, model: "bench", commands: MQTTCommands(), log: log)
+        }
+        defer { broker?.stop() }
         let stream = SampleStream(session: session, rate: 100, duration: seconds)
         _ = try stream.configure()
         try stream.run { sample in
-            for event in pipeline.update(sample) {
+            let events = pipeline.update(sample)
+            if let broker {
+                for event in events { broker.publish(event) }
+                if let motion = pipeline.lastMotion { broker.update(motion) }
+            }
+            for event in events {
                 for rule in engine.fire(event) {
                     RunCommand.run(rule, for: event, runner: runner, log: log)
                     let line: Int = switch rule.name { case "toggle": 17; case "pulse": 27; default: 22 }
@@ -144,7 +168,11 @@ struct BenchEventsCommand: ParsableCommand {
             let history = Array(twin.gpio.history(ofOutput: line).dropFirst())
             for (rise, fall) in zip(history, history.dropFirst()) where rise.high && !fall.high { pulses.append(fall.time - rise.time) }
         }
-        print("### Actions (`imu run`'s dispatch, twin in real time, \(number(seconds, 0)) s of the shake scenario)\n")
+        let publishing = broker.map { b in
+            let backlog = b.publisher.backlog
+            return ", events published to MQTT: \(backlog.queued) messages waiting for the broker at the end, \(backlog.dropped) events dropped"
+        } ?? ""
+        print("### Actions (`imu run`'s dispatch, twin in real time, \(number(seconds, 0)) s of the shake scenario\(publishing))\n")
         print("| figure | n | min | max |")
         print("|---|---:|---:|---:|")
         print("| sample → GPIO line change (ms) | \(latencies.count) | \(number((latencies.min() ?? .nan) * 1000, 3)) | \(number((latencies.max() ?? .nan) * 1000, 3)) |")
