@@ -133,7 +133,7 @@ struct BenchEventsCommand: ParsableCommand {
         var pipeline = EventPipeline(calibration: try AppliedCalibration(for: nil), magnetometer: session.driver.capabilities.magnetometer)
         let log = Logger(label: "bench") { _ in SwiftLogNoOpLogHandler() }
         var fired: [(line: Int, time: Double)] = []
-        // The daemon's MQTT front end, as `imu run` feeds it: events first, then the rules.
+        // The daemon's MQTT front end, as `imu run` feeds it: after the rules.
         let broker = try mqtt.flatMap { try MQTTSettings.fromURL($0).get() }.map { settings in
             try DaemonMQTT(settings: settings, model: "bench", commands: MQTTCommands(), log: log)
         }
@@ -142,9 +142,11 @@ struct BenchEventsCommand: ParsableCommand {
         _ = try stream.configure()
         try stream.run { sample in
             let events = pipeline.update(sample)
-            if let broker {
-                for event in events { broker.publish(event) }
-                if let motion = pipeline.lastMotion { broker.update(motion) }
+            defer {
+                if let broker {
+                    for event in events { broker.publish(event) }
+                    if let motion = pipeline.lastMotion { broker.update(motion) }
+                }
             }
             for event in events {
                 for rule in engine.fire(event) {

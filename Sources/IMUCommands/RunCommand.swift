@@ -177,10 +177,11 @@ struct RunCommand: ParsableCommand {
             }
         }
         func fire(_ events: [MotionEvent]) {
-            if let broker { for event in events { broker.publish(event) } }
             for event in events {
                 for rule in engine.fire(event) { Self.run(rule, for: event, runner: runner, log: log, dropWarnings: dropWarnings) }
             }
+            // After the rules: GPIO lines change before the event is formatted for MQTT.
+            if let broker { for event in events { broker.publish(event) } }
         }
 
         if lowPower {
