@@ -81,6 +81,13 @@ struct EventOutbox {
         inFlight -= 1
     }
 
+    /// libmosquitto did not send the in-flight messages again after a reconnect: they are
+    /// handed over anew (at least once: the broker may see them twice).
+    mutating func handOverInFlightAgain() {
+        for index in entries.indices { entries[index].messageID = nil }
+        inFlight = 0
+    }
+
     mutating func takeDropped() -> Int {
         defer { droppedSinceReport = 0 }
         return droppedSinceReport

@@ -1,3 +1,5 @@
+import IMUConfigFile
+
 /// Home Assistant's MQTT discovery for one IMU: the retained config messages that make it appear
 /// as a device with event entities (shake, slap, orientation), sensors (roll, pitch, yaw, heading,
 /// orientation, compass calibration) and device triggers (shake phases, slap directions).

@@ -1,28 +1,10 @@
 import Foundation
+import IMUConfigFile
 
 /// Just enough JSON writing for the MQTT messages (discovery, command answers): `object` and
 /// `array` take values that are already JSON text.
 enum JSON {
-    static func string(_ s: String) -> String {
-        var out = "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
-    }
+    static func string(_ s: String) -> String { QuotedString.json(s) }
 
     /// A number with `decimals` places ("0.1234"), null when not finite (JSON has no NaN).
     static func number(_ value: Double, decimals: Int) -> String {

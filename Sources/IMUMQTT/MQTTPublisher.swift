@@ -34,6 +34,8 @@ public final class MQTTPublisher: @unchecked Sendable {
     private var networkDone = false
     /// Events were dropped and the broker acknowledges again: the sender reports it.
     private var dropReportDue = false
+    /// Set at a reconnect with messages in flight: until then libmosquitto resends them.
+    private var resendDeadline: Date?
     /// At most one such report per 5 s under a sustained overload (each connect reports too).
     private var nextDropReport = Date.distantPast
     private var everConnected = false
@@ -277,6 +279,19 @@ public final class MQTTPublisher: @unchecked Sendable {
                 condition.lock()
                 continue
             }
+            if connected && outbox.inFlight > 0, let deadline = resendDeadline {
+                // After a reconnect libmosquitto sends what was in flight again, but only after
+                // telling us of the connection: new messages wait for those acknowledgements, or
+                // they would overtake them (seen: 701, 702, 703, then 201). Should they not come,
+                // they are handed over again (at least once).
+                if Date() < deadline {
+                    _ = condition.wait(until: deadline)
+                    continue
+                }
+                outbox.handOverInFlightAgain()
+                resendDeadline = nil
+                continue
+            }
             if connected, let (index, message) = outbox.nextToSend(window: Self.window) {
                 var messageID: Int32 = 0
                 let code = mosquitto_publish(client, &messageID, message.topic, Int32(message.payload.utf8.count), message.payload,
@@ -374,6 +389,7 @@ public final class MQTTPublisher: @unchecked Sendable {
         }
         connected = true
         announce = true
+        resendDeadline = outbox.inFlight > 0 ? Date().addingTimeInterval(10) : nil
         connections += 1
         if everConnected || toldUnreachable {
             log(.info, "MQTT connected again to \(settings.host):\(settings.port); \(outbox.count) queued messages follow")
@@ -406,6 +422,7 @@ public final class MQTTPublisher: @unchecked Sendable {
         outbox.acknowledged(messageID)
         // The broker answers again: say what was dropped meanwhile.
         if outbox.droppedSinceReport > 0 && Date() >= nextDropReport { dropReportDue = true }
+        if outbox.inFlight == 0 { resendDeadline = nil }
         condition.broadcast()
         condition.unlock()
     }

@@ -56,6 +56,17 @@ import Testing
         #expect(outbox.nextToSend(window: 20)?.message.payload == "4")
     }
 
+    @Test func inFlightMessagesCanBeHandedOverAgainInOrder() {
+        var outbox = EventOutbox(limit: 5)
+        for n in 1...3 { outbox.append(event(n)) }
+        let next = outbox.nextToSend(window: 20)!
+        outbox.handedOver(at: next.index, messageID: 9)
+        outbox.handOverInFlightAgain()
+        #expect(outbox.inFlight == 0 && outbox.nextToSend(window: 20)?.message.payload == "1")
+        outbox.acknowledged(9)  // the first hand-over's late acknowledgement is not this one's
+        #expect(outbox.count == 3)
+    }
+
     @Test func qosZeroIsDoneWhenHandedOver() {
         var zero = EventOutbox(limit: 2)
         zero.append(.init(topic: "m", payload: "x", qos: 0, isEvent: false))

@@ -1,6 +1,8 @@
 import Foundation
 import IMUCalibration
 import IMUDrivers
+import IMUEngine
+import IMUFormats
 import IMUGeometry
 import IMUMQTT
 

@@ -1,21 +1,22 @@
 import Foundation
 import IMUEvents
+import IMUFormats
 import IMUMQTT
 import IMUMotion
 import Logging
 
 /// What `imu run` hands its MQTT front end: each event as `imu events --format jsonl` prints it,
 /// device motion a few times per interval. Commands are answered by `MQTTCommands`, carried
-/// out by the daemon's loop (`RunCommand`: reload; `DaemonGyroCalibration`: calibrate-gyro).
-final class DaemonMQTT: @unchecked Sendable {
+/// out by the daemon (`Daemon`: reload; `DaemonGyroCalibration`: calibrate-gyro).
+public final class DaemonMQTT: @unchecked Sendable {
     // @unchecked: `orientation` and `lastMotionTime` are only touched on the acquisition thread.
-    let publisher: MQTTPublisher
+    public let publisher: MQTTPublisher
     private var orientation = DeviceOrientation.unknown
     private var lastMotionTime = -Double.infinity
     private let motionEvery: Double
 
-    init(settings: MQTTSettings, model: String, commands: MQTTCommands, log: Logger) throws {
-        let discovery = HomeAssistantDiscovery(settings: settings, model: model, softwareVersion: IMUVersion.current)
+    public init(settings: MQTTSettings, model: String, softwareVersion: String, commands: MQTTCommands, log: Logger) throws {
+        let discovery = HomeAssistantDiscovery(settings: settings, model: model, softwareVersion: softwareVersion)
         motionEvery = min(0.25, Double(settings.motionIntervalMilliseconds) / 2000)
         publisher = try MQTTPublisher(
             settings: settings, discovery: discovery,
@@ -30,7 +31,7 @@ final class DaemonMQTT: @unchecked Sendable {
         try publisher.start()
     }
 
-    func publish(_ event: MotionEvent) {
+    public func publish(_ event: MotionEvent) {
         let value: String?
         switch event {
         case .shake(.began): value = "began"
@@ -46,7 +47,7 @@ final class DaemonMQTT: @unchecked Sendable {
     }
 
     /// Called with every device motion; formats one a few times per motion interval.
-    func update(_ motion: DeviceMotion) {
+    public func update(_ motion: DeviceMotion) {
         guard motion.timestamp - lastMotionTime >= motionEvery else { return }
         lastMotionTime = motion.timestamp
         let euler = motion.attitude.quaternion.eulerAngles
@@ -60,5 +61,5 @@ final class DaemonMQTT: @unchecked Sendable {
             """)
     }
 
-    func stop() { publisher.stop(timeout: 2) }
+    public func stop() { publisher.stop(timeout: 2) }
 }
