@@ -99,7 +99,7 @@ let package = Package(
             name: "IMUDaemon",
             dependencies: [
                 "IMUBus", "IMUBoards", "IMUDrivers", "IMUEngine", "IMUEvents", "IMURules", "IMUMQTT", "IMUConfigFile",
-                "IMUMotion", "IMUFormats",
+                "IMUMotion", "IMUFormats", "IMUCalibration", "IMUGeometry",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -2,10 +2,12 @@ import Foundation
 import ArgumentParser
 import IMUBus
 import IMUEvents
+import IMUMQTT
 import IMURules
 import IMUTwin
 import Logging
 import IMUDevices
+import IMUDaemon
 import IMUEngine
 import IMUFormats
 
@@ -24,7 +26,20 @@ struct BenchEventsCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Pulse length of the rule the latency run fires (ms).")
     var pulse: Int = 50
 
+    @Flag(help: "Only the action-latency run.")
+    var actionsOnly = false
+
+    @Option(help: "During the action-latency run, publish the events to this MQTT broker as `imu run --mqtt` does (mqtt://host:port).")
+    var mqtt: String?
+
+    func validate() throws {
+        if let mqtt, case .failure(let problem) = MQTTSettings.parseURL(mqtt) {
+            throw ValidationError("--mqtt \(problem.reason), not \"\(mqtt)\"")
+        }
+    }
+
     func run() throws {
+        if actionsOnly { return try actions() }
         try shakes()
         try calm()
         try orientation()
@@ -129,6 +144,22 @@ struct BenchEventsCommand: ParsableCommand {
                 fired.append((line, event.timestamp))
             }
         }
+        // The daemon's MQTT front end, as `imu run` feeds it: observed after the rules, so GPIO
+        // lines change before an event is formatted for MQTT.
+        let broker = try mqtt.flatMap { try MQTTSettings.fromURL($0).get() }.map { settings in
+            try DaemonMQTT(settings: settings, model: "bench", softwareVersion: IMUVersion.current, commands: MQTTCommands(),
+                           log: Logger(label: "bench") { _ in SwiftLogNoOpLogHandler() })
+        }
+        defer { broker?.stop() }
+        if let broker {
+            engine.observe([.motion, .events]) { output in
+                switch output {
+                case .event(let event): broker.publish(event)
+                case .motion(let motion): broker.update(motion)
+                default: break
+                }
+            }
+        }
         try engine.runForCommand()
         session.clock.sleep(seconds: Double(pulse) / 1000 + 0.1)  // the last pulse ends
 
@@ -143,7 +174,11 @@ struct BenchEventsCommand: ParsableCommand {
             let history = Array(twin.gpio.history(ofOutput: line).dropFirst())
             for (rise, fall) in zip(history, history.dropFirst()) where rise.high && !fall.high { pulses.append(fall.time - rise.time) }
         }
-        print("### Actions (`imu run`'s dispatch, twin in real time, \(number(seconds, 0)) s of the shake scenario)\n")
+        let publishing = broker.map { b in
+            let backlog = b.publisher.backlog
+            return ", events published to MQTT: \(backlog.queued) messages waiting for the broker at the end, \(backlog.dropped) events dropped"
+        } ?? ""
+        print("### Actions (`imu run`'s dispatch, twin in real time, \(number(seconds, 0)) s of the shake scenario\(publishing))\n")
         print("| figure | n | min | max |")
         print("|---|---:|---:|---:|")
         print("| sample → GPIO line change (ms) | \(latencies.count) | \(number((latencies.min() ?? .nan) * 1000, 3)) | \(number((latencies.max() ?? .nan) * 1000, 3)) |")

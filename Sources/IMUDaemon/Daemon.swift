@@ -59,7 +59,8 @@ public final class Daemon: @unchecked Sendable {
     private var runner: ActionRunner
     private var ruleEngine: RuleEngine
     private var rulesObserver: Int?
-    private let reloads = ReloadRequests()
+    private var mqttObserver: Int?
+    private let mqttCommands = MQTTCommands()
     private let mqttSettings: MQTTSettings?
     private var mqtt: DaemonMQTT?
     private let dropWarnings = WarningThrottle()
@@ -128,18 +129,12 @@ public final class Daemon: @unchecked Sendable {
         if let mqttSettings {
             do {
                 let mqtt = try DaemonMQTT(
-                    settings: mqttSettings, model: device.summary, softwareVersion: settings.softwareVersion, reload: reloads, log: log)
+                    settings: mqttSettings, model: device.summary, softwareVersion: settings.softwareVersion, commands: mqttCommands, log: log)
                 self.mqtt = mqtt
-                engine.observe([.motion, .events]) { output in
-                    switch output {
-                    case .event(let event): mqtt.publish(event)
-                    case .motion(let motion): mqtt.update(motion)
-                    default: break
-                    }
-                }
             } catch {
                 throw DaemonError("\(error)")
             }
+            if mqttSettings.allowCommands { observeGyroCalibration() }
         }
         observeRules()
         engine.onNotice = { [log] in Self.log($0, to: log) }
@@ -164,18 +159,45 @@ public final class Daemon: @unchecked Sendable {
 
     /// Events go to the rules while there are rules; with none, the rules need no data (and the
     /// chip may sleep when nothing else does).
+    /// MQTT observes after the rules (observers run in the order they were added), so GPIO lines
+    /// change before an event is formatted for the broker; both are added again on a reload.
     private func observeRules() {
-        if let key = rulesObserver { engine.removeObserver(key) }
+        for key in [rulesObserver, mqttObserver].compactMap({ $0 }) { engine.removeObserver(key) }
         rulesObserver = nil
-        guard !rules.rules.isEmpty else { return }
-        rulesObserver = engine.observe([.events]) { [self] output in
-            guard case .event(let event) = output else { return }
-            for rule in ruleEngine.fire(event) { fire(rule, for: event) }
+        mqttObserver = nil
+        if !rules.rules.isEmpty {
+            rulesObserver = engine.observe([.events]) { [self] output in
+                guard case .event(let event) = output else { return }
+                for rule in ruleEngine.fire(event) { fire(rule, for: event) }
+            }
+        }
+        if let mqtt {
+            mqttObserver = engine.observe([.motion, .events]) { output in
+                switch output {
+                case .event(let event): mqtt.publish(event)
+                case .motion(let motion): mqtt.update(motion)
+                default: break
+                }
+            }
+        }
+    }
+
+    /// `{"command": "calibrate-gyro"}`: raw samples feed the measurement once asked; a measured
+    /// bias is applied from the next sample (and stored where `imu calibrate gyro` stores it).
+    private func observeGyroCalibration() {
+        var gyro = DaemonGyroCalibration(requests: mqttCommands.calibrateGyro, chip: device.chipIdentity)
+        var inForce = engine.settings.calibration.file
+        engine.observe([.samples]) { [engine, log] output in
+            guard case .sample(let raw) = output else { return }
+            if let file = gyro.feed(raw, current: inForce, log: { log.notice("\($0)") }) {
+                inForce = file
+                engine.changePipeline { $0.setCalibration(SensorCalibration(file: file)) }
+            }
         }
     }
 
     private func reloadIfAsked() {
-        let fromBroker = reloads.take()
+        let fromBroker = mqttCommands.reload.take()
         guard takeReloadRequest() || fromBroker else { return }
         do throws(DaemonError) {
             let reloaded = try Self.loadRules(settings.rulesFile, gpio: gpio)
@@ -197,10 +219,10 @@ public final class Daemon: @unchecked Sendable {
             observeRules()
             log.notice("rules reloaded", metadata: ["rules": "\(rules.rules.count)"])
             tellPulseScheduling()
-            if fromBroker { reloads.done(rules: rules.rules.count, error: nil) }
+            if fromBroker { mqttCommands.reload.answer(.reloaded(rules: rules.rules.count)) }
         } catch {
             log.error("rules not reloaded, keeping the old ones: \(error)")
-            if fromBroker { reloads.done(rules: nil, error: "rules not reloaded, keeping the old ones: \(error)") }
+            if fromBroker { mqttCommands.reload.answer(.refused("rules not reloaded, keeping the old ones: \(error)")) }
         }
     }
 

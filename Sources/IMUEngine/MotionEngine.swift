@@ -92,7 +92,8 @@ public final class MotionEngine: @unchecked Sendable {
     }
 
     private struct Subscribers {
-        var observers: [Int: Observer] = [:] { didSet { observerList = Array(observers.values) } }
+        // Called in the order they were added (a daemon's rules before its MQTT front end).
+        var observers: [Int: Observer] = [:] { didSet { observerList = observers.sorted { $0.key < $1.key }.map(\.value) } }
         var queues: [ObjectIdentifier: MotionSubscription] = [:] { didSet { queueList = Array(queues.values) } }
         /// The same, as the engine's thread reads them for every sample (rebuilt only on change).
         var observerList: [Observer] = []

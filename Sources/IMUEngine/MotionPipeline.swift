@@ -54,6 +54,13 @@ public struct MotionPipeline {
     }
 
     /// Heading changes at least this big are events; nil: none.
+    /// A new calibration from the next sample on (a gyro bias measured while running). The
+    /// fusion filter stays: it was told only whether the compass is calibrated, which a gyro
+    /// bias does not change.
+    public mutating func setCalibration(_ calibration: SensorCalibration) {
+        self.calibration = calibration
+    }
+
     public mutating func setHeadingFilter(degrees: Double?) {
         detector.headingFilter = degrees.map(HeadingFilter.init(minimumChangeDegrees:))
     }

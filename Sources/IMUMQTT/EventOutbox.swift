@@ -1,7 +1,13 @@
 /// The messages waiting for the broker, oldest first, bounded: while the broker is away events
-/// wait here; when it is full the oldest are dropped and counted. A QoS-1 message stays until the
-/// broker acknowledges it, so a connection lost with messages in flight sends them again, in
-/// order, after the reconnect (at least once, as QoS 1 promises).
+/// wait here; when it is full the oldest waiting one is dropped and counted.
+///
+/// A QoS-1 message stays until the broker acknowledges it. Once handed to libmosquitto it is
+/// "in flight": libmosquitto itself sends it again (same message id) after a reconnect, so it
+/// is neither handed over a second time (that would duplicate it) nor dropped when the outbox
+/// is full (it is already on its way; dropping it would count as lost what still arrives, and
+/// would let the sender hand libmosquitto more and more while the broker is silent). So the
+/// outbox holds at most `limit` messages, in flight ones included, and libmosquitto at most
+/// the sender's window of them.
 struct EventOutbox {
     struct Message: Equatable {
         var topic: String
@@ -14,12 +20,14 @@ struct EventOutbox {
 
     private struct Entry {
         var message: Message
-        /// The library's message id once handed to it on the current connection.
+        /// The library's message id once handed to it.
         var messageID: Int32?
     }
 
     private var entries: [Entry] = []
     let limit: Int
+    /// Entries handed to the library and not yet acknowledged (kept with the entries).
+    private(set) var inFlight = 0
     /// Events dropped since the last `takeDropped()`.
     private(set) var droppedSinceReport = 0
     private(set) var droppedTotal = 0
@@ -29,21 +37,28 @@ struct EventOutbox {
     }
 
     var count: Int { entries.count }
-    var inFlight: Int { entries.count(where: { $0.messageID != nil }) }
 
-    /// Queues `message`; the oldest goes when full.
+    /// Queues `message`. When full, the oldest message not yet in flight goes; when every one
+    /// is in flight (a limit no larger than the sender's window), `message` itself is dropped.
     mutating func append(_ message: Message) {
         if entries.count >= limit {
-            let oldest = entries.removeFirst()
-            if oldest.message.isEvent {
-                droppedSinceReport += 1
-                droppedTotal += 1
+            guard let oldestWaiting = entries.firstIndex(where: { $0.messageID == nil }) else {
+                countDrop(message)
+                return
             }
+            countDrop(entries.remove(at: oldestWaiting).message)
         }
         entries.append(Entry(message: message))
     }
 
+    private mutating func countDrop(_ message: Message) {
+        guard message.isEvent else { return }
+        droppedSinceReport += 1
+        droppedTotal += 1
+    }
+
     /// The oldest message not yet handed to the library, if fewer than `window` are in flight.
+    /// In-flight messages come first (they were handed over in order), so the scan is short.
     func nextToSend(window: Int) -> (index: Int, message: Message)? {
         guard inFlight < window, let index = entries.firstIndex(where: { $0.messageID == nil }) else { return nil }
         return (index, entries[index].message)
@@ -55,17 +70,22 @@ struct EventOutbox {
             entries.remove(at: index)
         } else {
             entries[index].messageID = messageID
+            inFlight += 1
         }
     }
 
     /// The broker acknowledged `messageID`.
     mutating func acknowledged(_ messageID: Int32) {
-        if let index = entries.firstIndex(where: { $0.messageID == messageID }) { entries.remove(at: index) }
+        guard let index = entries.firstIndex(where: { $0.messageID == messageID }) else { return }
+        entries.remove(at: index)
+        inFlight -= 1
     }
 
-    /// The connection went: what was in flight is sent again on the next one.
-    mutating func connectionLost() {
+    /// libmosquitto did not send the in-flight messages again after a reconnect: they are
+    /// handed over anew (at least once: the broker may see them twice).
+    mutating func handOverInFlightAgain() {
         for index in entries.indices { entries[index].messageID = nil }
+        inFlight = 0
     }
 
     mutating func takeDropped() -> Int {

@@ -109,14 +109,3 @@ public struct HomeAssistantDiscovery: Sendable {
         return JSON.object([("event_type", JSON.string(value)), ("t", timestamp)])
     }
 }
-
-/// Just enough JSON writing for the messages above (values are already JSON text).
-enum JSON {
-    static func string(_ s: String) -> String { QuotedString.json(s) }
-
-    static func array(_ values: [String]) -> String { "[" + values.joined(separator: ",") + "]" }
-
-    static func object(_ fields: [(String, String)]) -> String {
-        "{" + fields.map { "\(string($0.0)):\($0.1)" }.joined(separator: ",") + "}"
-    }
-}

@@ -31,8 +31,17 @@ public final class MQTTPublisher: @unchecked Sendable {
     private var commands: [String] = []
     private var stopping = false
     private var senderDone = false
+    private var networkDone = false
+    /// Events were dropped and the broker acknowledges again: the sender reports it.
+    private var dropReportDue = false
+    /// Set at a reconnect with messages in flight: until then libmosquitto resends them.
+    private var resendDeadline: Date?
+    /// At most one such report per 5 s under a sustained overload (each connect reports too).
+    private var nextDropReport = Date.distantPast
     private var everConnected = false
     private var toldUnreachable = false
+    /// libmosquitto's latest error-level log line (OpenSSL's reason for a TLS failure).
+    private var libraryError: String?
     /// Online, discovery and subscriptions after each connect (off for `forget`).
     private var announces = true
     /// Counters for status and tests.
@@ -89,7 +98,8 @@ public final class MQTTPublisher: @unchecked Sendable {
             let caPath = ca == nil ? "/etc/ssl/certs" : nil
             try check(mosquitto_tls_set(client, ca, caPath, nil, nil, nil), "setting up TLS")
         }
-        _ = mosquitto_reconnect_delay_set(client, 1, 30, true)
+        // Our own thread runs the network loop (`networkLoop`), so libmosquitto must lock.
+        try check(mosquitto_threaded_set(client, true), "making the MQTT client thread-safe")
         mosquitto_connect_callback_set(client) { _, context, code in
             MQTTPublisher.from(context)?.connected(code: code)
         }
@@ -98,6 +108,12 @@ public final class MQTTPublisher: @unchecked Sendable {
         }
         mosquitto_publish_callback_set(client) { _, context, messageID in
             MQTTPublisher.from(context)?.acknowledged(messageID)
+        }
+        mosquitto_log_callback_set(client) { _, context, level, text in
+            guard level == MOSQ_LOG_ERR, let text, let publisher = MQTTPublisher.from(context) else { return }
+            publisher.condition.lock()
+            publisher.libraryError = String(cString: text)
+            publisher.condition.unlock()
         }
         mosquitto_message_callback_set(client) { _, context, message in
             guard let message = message?.pointee, let publisher = MQTTPublisher.from(context) else { return }
@@ -137,12 +153,21 @@ public final class MQTTPublisher: @unchecked Sendable {
         let code = connecting ? mosquitto_connect_async(client, settings.host, Int32(settings.port), 10) : MOSQ_ERR_SUCCESS.rawValue
         if code != MOSQ_ERR_SUCCESS.rawValue {
             // The network thread keeps retrying; say once why the first try failed.
-            log(.warning, "MQTT broker \(settings.host):\(settings.port) not reachable yet (\(Self.describe(code))); retrying")
+            condition.lock()
+            tellUnreachable(code)
+            condition.unlock()
         }
-        try check(mosquitto_loop_start(client), "starting the MQTT network thread")
+        let network = Thread { [self] in networkLoop() }
+        network.name = "imu-mqtt-network"
+        network.start()
         let thread = Thread { [self] in sendLoop() }
         thread.name = "imu-mqtt"
         thread.start()
+        if settings.allowCommands && announces {
+            let commandThread = Thread { [self] in commandLoop() }
+            commandThread.name = "imu-mqtt-commands"
+            commandThread.start()
+        }
     }
 
     /// Queues an event (the JSON `imu events --format jsonl` prints) for `imu/<id>/event`, and its
@@ -171,22 +196,64 @@ public final class MQTTPublisher: @unchecked Sendable {
         return (outbox.count, outbox.droppedTotal)
     }
 
-    /// Waits up to `timeout` seconds for queued events to be acknowledged, publishes `offline`
-    /// (retained), then disconnects and stops both threads.
+    /// Waits up to `timeout` seconds for queued events to be acknowledged (connecting first if
+    /// the link is not up yet: a short run may end before its first connection), publishes
+    /// `offline` (retained) after them, then disconnects and stops both threads.
     public func stop(timeout: Double = 2) {
         let deadline = Date().addingTimeInterval(timeout)
         condition.lock()
-        if connected && announces {
+        if announces {
             outbox.append(.init(topic: settings.availabilityTopic, payload: "offline", qos: 1, retain: true, isEvent: false))
             condition.signal()
         }
-        while connected && outbox.count > 0 && Date() < deadline { _ = condition.wait(until: deadline) }
+        while outbox.count > 0 && Date() < deadline { _ = condition.wait(until: deadline) }
         stopping = true
         condition.broadcast()
         while !senderDone { _ = condition.wait(until: Date().addingTimeInterval(0.05)) }
         condition.unlock()
+        // The network thread sends the DISCONNECT (a clean one: no last will) and ends.
         _ = mosquitto_disconnect(client)
-        _ = mosquitto_loop_stop(client, false)
+        condition.lock()
+        while !networkDone { _ = condition.wait(until: Date().addingTimeInterval(0.05)) }
+        condition.unlock()
+    }
+
+    // MARK: - The network thread
+
+    /// libmosquitto's network loop, and reconnects with back-off (1 s doubling to 30 s).
+    /// Not `mosquitto_loop_start`: its loop ends for good on errors it takes for fatal, among
+    /// them a failed TLS handshake (a broker restarting with a new certificate, a CA not yet
+    /// installed), and says nothing; a daemon must go on trying, and say why it cannot.
+    private func networkLoop() {
+        var delay = 1.0
+        condition.lock()
+        while !stopping {
+            condition.unlock()
+            var code = MOSQ_ERR_SUCCESS.rawValue
+            if mosquitto_socket(client) < 0 { code = mosquitto_reconnect_async(client) }
+            if code == MOSQ_ERR_SUCCESS.rawValue { code = mosquitto_loop(client, 100, 1) }
+            condition.lock()
+            if code == MOSQ_ERR_SUCCESS.rawValue {
+                if connected { delay = 1 }
+                continue
+            }
+            if stopping { break }
+            // A connection that failed (refused, TLS) or was lost: the disconnect callback has
+            // told of a lost one; say once why connecting fails.
+            if !connected && code != MOSQ_ERR_CONN_LOST.rawValue { tellUnreachable(code) }
+            let deadline = Date().addingTimeInterval(delay)
+            while !stopping && Date() < deadline { _ = condition.wait(until: deadline) }
+            delay = min(delay * 2, 30)
+        }
+        condition.unlock()
+        // Stopping: let the DISCONNECT out (at most a second), then close.
+        for _ in 0..<10 where mosquitto_socket(client) >= 0 {
+            if mosquitto_loop(client, 100, 1) != MOSQ_ERR_SUCCESS.rawValue { break }
+        }
+        condition.lock()
+        networkDone = true
+        condition.broadcast()
+        condition.unlock()
     }
 
     // MARK: - The sender thread
@@ -206,12 +273,23 @@ public final class MQTTPublisher: @unchecked Sendable {
                 condition.lock()
                 continue
             }
-            if connected, !commands.isEmpty {
-                let command = commands.removeFirst()
+            if connected && dropReportDue {
                 condition.unlock()
-                let result = onCommand(command)
-                send(topic: settings.commandResultTopic, payload: result, qos: 1, retain: false)
+                reportDrops()
                 condition.lock()
+                continue
+            }
+            if connected && outbox.inFlight > 0, let deadline = resendDeadline {
+                // After a reconnect libmosquitto sends what was in flight again, but only after
+                // telling us of the connection: new messages wait for those acknowledgements, or
+                // they would overtake them (seen: 701, 702, 703, then 201). Should they not come,
+                // they are handed over again (at least once).
+                if Date() < deadline {
+                    _ = condition.wait(until: deadline)
+                    continue
+                }
+                outbox.handOverInFlightAgain()
+                resendDeadline = nil
                 continue
             }
             if connected, let (index, message) = outbox.nextToSend(window: Self.window) {
@@ -240,21 +318,50 @@ public final class MQTTPublisher: @unchecked Sendable {
         }
     }
 
+    // MARK: - The command thread
+
+    /// Answers commands one at a time, off the sender thread: a command that waits for the
+    /// daemon (a gyro measurement takes seconds) holds up no event. Answers queue like events,
+    /// so one given while the broker is away goes out after the reconnect.
+    private func commandLoop() {
+        condition.lock()
+        defer { condition.unlock() }
+        while true {
+            while commands.isEmpty && !stopping { condition.wait() }
+            if stopping { return }
+            let command = commands.removeFirst()
+            condition.unlock()
+            let result = onCommand(command)
+            condition.lock()
+            outbox.append(.init(topic: settings.commandResultTopic, payload: result, qos: 1, isEvent: false))
+            condition.broadcast()
+        }
+    }
+
     /// After each connect: online, the drop count, the subscriptions, and discovery.
     private func sendAnnouncements() {
         send(topic: settings.availabilityTopic, payload: "online", qos: 1, retain: true)
+        reportDrops()
+        _ = mosquitto_subscribe(client, nil, settings.homeAssistantStatusTopic, 1)
+        if settings.allowCommands { _ = mosquitto_subscribe(client, nil, settings.commandTopic, 1) }
+        sendDiscovery()
+    }
+
+    /// The drop count on the health topic (retained), and a warning when events were dropped
+    /// since the last report: after each connect, and when a broker that stopped answering
+    /// without losing the connection acknowledges again.
+    private func reportDrops() {
         condition.lock()
         let dropped = outbox.takeDropped()
         let total = outbox.droppedTotal
+        dropReportDue = false
+        nextDropReport = Date().addingTimeInterval(5)
         condition.unlock()
         if dropped > 0 {
             log(.warning, "MQTT: \(dropped) events were dropped while the broker was unreachable (queue of \(settings.queueLimit))")
         }
-        send(topic: settings.healthTopic, payload: #"{"events_dropped":\#(total),"events_dropped_since_last_connection":\#(dropped)}"#,
+        send(topic: settings.healthTopic, payload: #"{"events_dropped":\#(total),"events_dropped_since_last_report":\#(dropped)}"#,
              qos: 1, retain: true)
-        _ = mosquitto_subscribe(client, nil, settings.homeAssistantStatusTopic, 1)
-        if settings.allowCommands { _ = mosquitto_subscribe(client, nil, settings.commandTopic, 1) }
-        sendDiscovery()
     }
 
     private func sendDiscovery() {
@@ -273,12 +380,16 @@ public final class MQTTPublisher: @unchecked Sendable {
         guard code == 0 else {
             if !toldUnreachable {
                 toldUnreachable = true
-                log(.warning, "MQTT broker \(settings.host):\(settings.port) refused the connection: \(String(cString: mosquitto_connack_string(code)))")
+                // CONNACK 4 and 5 (MQTT 3.1.1, 3.2.2.3): bad user name or password, not authorised.
+                let hint = code == 4 || code == 5
+                    ? " (check username \(settings.username.map { "\"\($0)\"" } ?? "(none)") and the password in \(settings.passwordFile ?? "(no password-file)"))" : ""
+                log(.warning, "MQTT broker \(settings.host):\(settings.port) refused the connection: \(String(cString: mosquitto_connack_string(code)))\(hint)")
             }
             return
         }
         connected = true
         announce = true
+        resendDeadline = outbox.inFlight > 0 ? Date().addingTimeInterval(10) : nil
         connections += 1
         if everConnected || toldUnreachable {
             log(.info, "MQTT connected again to \(settings.host):\(settings.port); \(outbox.count) queued messages follow")
@@ -295,9 +406,13 @@ public final class MQTTPublisher: @unchecked Sendable {
         defer { condition.unlock() }
         let was = connected
         connected = false
-        outbox.connectionLost()
+        // What was in flight stays so: libmosquitto sends it again itself after the reconnect.
+        if !was && !stopping {
+            // A connection that failed on the network thread (a TLS handshake, a refused TCP).
+            tellUnreachable(code)
+        }
         if was && !stopping {
-            log(.warning, "MQTT connection to \(settings.host):\(settings.port) lost (\(Self.describe(code))); events are queued (up to \(settings.queueLimit)) and retried")
+            log(.warning, "MQTT connection to \(settings.host):\(settings.port) lost (\(explainLocked(code))); events are queued (up to \(settings.queueLimit)) and retried")
         }
         condition.broadcast()
     }
@@ -305,6 +420,9 @@ public final class MQTTPublisher: @unchecked Sendable {
     private func acknowledged(_ messageID: Int32) {
         condition.lock()
         outbox.acknowledged(messageID)
+        // The broker answers again: say what was dropped meanwhile.
+        if outbox.droppedSinceReport > 0 && Date() >= nextDropReport { dropReportDue = true }
+        if outbox.inFlight == 0 { resendDeadline = nil }
         condition.broadcast()
         condition.unlock()
     }
@@ -319,6 +437,33 @@ public final class MQTTPublisher: @unchecked Sendable {
             if commands.count < 16 { commands.append(payload) }
         }
         condition.broadcast()
+    }
+
+    /// Once until the next connection: why the broker cannot be reached (the lock held).
+    private func tellUnreachable(_ code: Int32) {
+        guard !toldUnreachable else { return }
+        toldUnreachable = true
+        log(.warning, "MQTT broker \(settings.host):\(settings.port) not reachable yet (\(explainLocked(code))); retrying")
+    }
+
+    /// `describe(code)`, and for a TLS failure OpenSSL's reason with what to check.
+    private func explain(_ code: Int32) -> String {
+        condition.lock()
+        defer { condition.unlock() }
+        return explainLocked(code)
+    }
+
+    private func explainLocked(_ code: Int32) -> String {
+        guard code == MOSQ_ERR_TLS.rawValue else { return Self.describe(code) }
+        let reason = libraryError.map { ": " + $0.replacingOccurrences(of: "OpenSSL Error[0]: ", with: "") } ?? ""
+        var words = Self.describe(code)
+        if !reason.isEmpty && words.hasSuffix(".") { words.removeLast() }
+        var hint = ""
+        if reason.contains("certificate verify failed") {
+            hint = settings.caFile.map { "; is \($0) the CA that signed the broker's certificate, and is the certificate for \(settings.host)?" }
+                ?? "; the broker's certificate is not signed by a CA the system trusts: name its CA with ca-file"
+        }
+        return words + reason + hint
     }
 
     static func describe(_ code: Int32) -> String {
@@ -337,7 +482,7 @@ public final class MQTTPublisher: @unchecked Sendable {
         // Connect first so that an unreachable broker is an error, not a silent queue.
         let code = mosquitto_connect(publisher.client, settings.host, Int32(settings.port), 10)
         guard code == MOSQ_ERR_SUCCESS.rawValue else {
-            throw MQTTError("cannot reach the MQTT broker \(settings.host):\(settings.port): \(describe(code))")
+            throw MQTTError("cannot reach the MQTT broker \(settings.host):\(settings.port): \(publisher.explain(code))")
         }
         for topic in discovery.configs.map(\.topic) + [settings.availabilityTopic, settings.healthTopic] {
             publisher.outbox.append(.init(topic: topic, payload: "", qos: 1, retain: true, isEvent: false))

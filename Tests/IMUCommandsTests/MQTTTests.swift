@@ -25,16 +25,41 @@ struct MQTTTests {
         return path
     }
 
-    /// A subscriber that has seen a probe message, so it is surely subscribed.
-    func subscriber(_ broker: MosquittoBroker) async throws -> MQTTSubscriber {
-        let subscriber = try MQTTSubscriber(port: broker.port)
+    /// A broker, a subscriber that has surely subscribed, and a rules file (a relay on shake)
+    /// whose `[mqtt]` table names the broker, device id "twin", and `mqtt`'s lines; all gone after.
+    struct Setup {
+        var broker: MosquittoBroker
+        var subscriber: MQTTSubscriber
+        var rules: String
+    }
+
+    func withSetup(_ mqtt: String = "", _ body: (Setup) async throws -> Void) async throws {
+        let broker = try MosquittoBroker()
+        defer { broker.stop() }
+        let subscriber = try await subscriber(broker)
+        defer { subscriber.stop() }
+        let rules = try rulesFile("url = \"mqtt://127.0.0.1:\(broker.port)\"\ndevice-id = \"twin\"\n\(mqtt)")
+        defer { try? FileManager.default.removeItem(atPath: rules) }
+        try await body(Setup(broker: broker, subscriber: subscriber, rules: rules))
+    }
+
+    /// `mosquitto_pub`: one message, QoS 1.
+    func publish(_ broker: MosquittoBroker, topic: String, _ message: String, extra: [String] = []) async throws {
+        let pub = Process()
+        pub.executableURL = URL(fileURLWithPath: "/usr/bin/mosquitto_pub")
+        pub.arguments = ["-h", "127.0.0.1", "-p", "\(broker.port)", "-q", "1", "-t", topic, "-m", message] + extra
+        try pub.run()
+        while pub.isRunning { try await Task.sleep(for: .milliseconds(5)) }
+    }
+
+    /// A subscriber that has seen a probe message, so it is surely subscribed. `extra`: the
+    /// clients' TLS and login options.
+    /// `session`: the subscriber's own options (a client id and persistent session).
+    func subscriber(_ broker: MosquittoBroker, extra: [String] = [], session: [String] = []) async throws -> MQTTSubscriber {
+        let subscriber = try MQTTSubscriber(port: broker.port, extra: extra + session)
         let probe = UUID().uuidString
         for _ in 0..<50 {
-            let pub = Process()
-            pub.executableURL = URL(fileURLWithPath: "/usr/bin/mosquitto_pub")
-            pub.arguments = ["-h", "127.0.0.1", "-p", "\(broker.port)", "-t", "probe", "-m", probe]
-            try pub.run()
-            while pub.isRunning { try await Task.sleep(for: .milliseconds(5)) }
+            try await publish(broker, topic: "probe", probe, extra: extra)
             if await subscriber.wait(within: 0.2, until: { $0.contains { $0.payload == probe } }) { return subscriber }
         }
         throw MosquittoBroker.Failure("the subscriber never saw its probe")
@@ -45,72 +70,73 @@ struct MQTTTests {
     }
 
     @Test func discoveryAvailabilityAndEventsAsImuEventsPrintsThem() async throws {
-        let broker = try MosquittoBroker()
-        defer { broker.stop() }
-        let subscriber = try await subscriber(broker)
-        defer { subscriber.stop() }
-        let rules = try rulesFile("url = \"mqtt://127.0.0.1:\(broker.port)\"\ndevice-id = \"twin\"")
-        defer { try? FileManager.default.removeItem(atPath: rules) }
+        try await withSetup { setup in
+            let (broker, subscriber, rules) = (setup.broker, setup.subscriber, setup.rules)
 
-        let run = try await imu("run", "--config", rules, "--sim", "shake", "--virtual-time", "--duration", "8", within: 60)
-        try #require(run.succeeded, "\(run)")
-        let events = try await imu("events", "--sim", "shake", "--virtual-time", "--duration", "8", "--format", "jsonl", within: 60)
-        try #require(events.succeeded, "\(events)")
-        let expected = events.stdout.split(separator: "\n").map(String.init).filter { $0.contains(#""type":"shake""#) }
-        #expect(expected.count == 4, "\(events.stdout)")
+            let run = try await imu("run", "--config", rules, "--sim", "shake", "--virtual-time", "--duration", "8", within: 60)
+            try #require(run.succeeded, "\(run)")
+            let events = try await imu("events", "--sim", "shake", "--virtual-time", "--duration", "8", "--format", "jsonl", within: 60)
+            try #require(events.succeeded, "\(events)")
+            let expected = events.stdout.split(separator: "\n").map(String.init).filter { $0.contains(#""type":"shake""#) }
+            #expect(expected.count == 4, "\(events.stdout)")
 
-        #expect(await subscriber.wait(within: 10) { $0.contains { $0.topic == "imu/twin/availability" && $0.payload == "offline" } })
-        let messages = subscriber.messages
-        #expect(shakeLines(messages, device: "twin") == expected)
-        // Availability: online first, offline when it stopped.
-        let availability = messages.filter { $0.topic == "imu/twin/availability" }.map(\.payload)
-        #expect(availability == ["online", "offline"], "\(availability)")
-        // Discovery: 14 retained configs, each JSON with the device block.
-        let configs = messages.filter { $0.topic.hasPrefix("homeassistant/") && $0.topic.hasSuffix("/config") }
-        #expect(configs.count == 14, "\(configs.map(\.topic))")
-        for config in configs {
-            let object = try JSONSerialization.jsonObject(with: Data(config.payload.utf8)) as? [String: Any]
-            let device = object?["device"] as? [String: Any]
-            #expect(device?["identifiers"] as? [String] == ["imu_twin"], "\(config.topic)")
-            #expect((device?["model"] as? String)?.contains("on sim") == true)
+            #expect(await subscriber.wait(within: 10) { $0.contains { $0.topic == "imu/twin/availability" && $0.payload == "offline" } })
+            let messages = subscriber.messages
+            #expect(shakeLines(messages, device: "twin") == expected)
+            // Availability: online first, offline when it stopped.
+            let availability = messages.filter { $0.topic == "imu/twin/availability" }.map(\.payload)
+            #expect(availability == ["online", "offline"], "\(availability)")
+            // Discovery: 14 retained configs, each JSON with the device block.
+            let configs = messages.filter { $0.topic.hasPrefix("homeassistant/") && $0.topic.hasSuffix("/config") }
+            #expect(configs.count == 14, "\(configs.map(\.topic))")
+            for config in configs {
+                let object = try JSONSerialization.jsonObject(with: Data(config.payload.utf8)) as? [String: Any]
+                let device = object?["device"] as? [String: Any]
+                #expect(device?["identifiers"] as? [String] == ["imu_twin"], "\(config.topic)")
+                #expect((device?["model"] as? String)?.contains("on sim") == true)
+            }
+            // Home Assistant's event entity reads {"event_type": …} on the per-type topic.
+            let entity = messages.filter { $0.topic == "imu/twin/event/shake" }.map(\.payload)
+            #expect(entity.count == 4 && entity.first?.hasPrefix(#"{"event_type":"began""#) == true, "\(entity)")
+
+            // Discovery configs are retained: a late subscriber still gets them.
+            let late = try MQTTSubscriber(port: broker.port, topic: "homeassistant/#")
+            defer { late.stop() }
+            #expect(await late.wait(within: 10) { $0.filter(\.retained).count == 14 })
+
+            // --mqtt-forget empties them.
+            let forget = try await imu("run", "--config", rules, "--sim", "--virtual-time", "--mqtt-forget", within: 30)
+            #expect(forget.succeeded, "\(forget)")
+            let after = try MQTTSubscriber(port: broker.port, topic: "homeassistant/#")
+            defer { after.stop() }
+            // Retained messages come on subscribing, before anything published after: once a
+            // probe is in, every retained config still there would be too.
+            var probed = false
+            for _ in 0..<50 where !probed {
+                try await publish(broker, topic: "homeassistant/probe", "probe")
+                probed = await after.wait(within: 0.2) { $0.contains { $0.topic == "homeassistant/probe" } }
+            }
+            #expect(probed)
+            #expect(after.messages.filter { !$0.payload.isEmpty && $0.topic != "homeassistant/probe" }.isEmpty, "\(after.messages)")
         }
-        // Home Assistant's event entity reads {"event_type": …} on the per-type topic.
-        let entity = messages.filter { $0.topic == "imu/twin/event/shake" }.map(\.payload)
-        #expect(entity.count == 4 && entity.first?.hasPrefix(#"{"event_type":"began""#) == true, "\(entity)")
-
-        // Discovery configs are retained: a late subscriber still gets them.
-        let late = try MQTTSubscriber(port: broker.port, topic: "homeassistant/#")
-        defer { late.stop() }
-        #expect(await late.wait(within: 10) { $0.filter(\.retained).count == 14 })
-
-        // --mqtt-forget empties them.
-        let forget = try await imu("run", "--config", rules, "--sim", "--virtual-time", "--mqtt-forget", within: 30)
-        #expect(forget.succeeded, "\(forget)")
-        let after = try MQTTSubscriber(port: broker.port, topic: "homeassistant/#")
-        defer { after.stop() }
-        try await Task.sleep(for: .milliseconds(500))
-        #expect(after.messages.filter { !$0.payload.isEmpty }.isEmpty, "\(after.messages)")
     }
 
     @Test func motionComesAtItsInterval() async throws {
-        let broker = try MosquittoBroker()
-        defer { broker.stop() }
-        let subscriber = try await subscriber(broker)
-        defer { subscriber.stop() }
-        let rules = try rulesFile("url = \"mqtt://127.0.0.1:\(broker.port)\"\ndevice-id = \"twin\"\nmotion-interval-ms = 500")
-        defer { try? FileManager.default.removeItem(atPath: rules) }
-        let run = try await imu("run", "--config", rules, "--sim", "still", "--duration", "4", within: 60)
-        try #require(run.succeeded, "\(run)")
-        let motion = subscriber.messages.filter { $0.topic == "imu/twin/motion" }
-        // 4 s at one per 0.5 s, less the filter's warm-up and the connection's first moments.
-        #expect((4...9).contains(motion.count), "\(motion.count) motion messages")
-        let last = try #require(motion.last)
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(last.payload.utf8)) as? [String: Any])
-        for key in ["t", "roll_deg", "pitch_deg", "yaw_deg", "heading_deg", "orientation", "mag_accuracy"] {
-            #expect(object.keys.contains(key), "\(key) missing in \(last.payload)")
+        try await withSetup("motion-interval-ms = 500") { setup in
+            let (subscriber, rules) = (setup.subscriber, setup.rules)
+            let run = try await imu("run", "--config", rules, "--sim", "still", "--duration", "4", within: 60)
+            try #require(run.succeeded, "\(run)")
+            let motion = subscriber.messages.filter { $0.topic == "imu/twin/motion" }
+            // 4 s at one per 0.5 s, less the filter's warm-up and the connection's first moments.
+            #expect((4...9).contains(motion.count), "\(motion.count) motion messages")
+            let last = try #require(motion.last)
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(last.payload.utf8)) as? [String: Any])
+            for key in ["t", "roll_deg", "pitch_deg", "yaw_deg", "heading_deg", "orientation", "mag_accuracy"] {
+                #expect(object.keys.contains(key), "\(key) missing in \(last.payload)")
+            }
+            #expect(object["orientation"] as? String == "faceUp" || object["orientation"] as? String == "unknown")
+            #expect(abs(object["roll_deg"] as? Double ?? 99) < 5 && abs(object["pitch_deg"] as? Double ?? 99) < 5, "\(last.payload)")
         }
-        #expect(object["orientation"] as? String == "faceUp" || object["orientation"] as? String == "unknown")
-        #expect(abs(object["roll_deg"] as? Double ?? 99) < 5 && abs(object["pitch_deg"] as? Double ?? 99) < 5, "\(last.payload)")
     }
 
     /// The broker killed mid-run and started again: every shake event arrives, in order, and the
@@ -148,39 +174,33 @@ struct MQTTTests {
     }
 
     @Test func theLastWillSaysOfflineWhenTheDaemonDies() async throws {
-        let broker = try MosquittoBroker()
-        defer { broker.stop() }
-        let subscriber = try await subscriber(broker)
-        defer { subscriber.stop() }
-        let rules = try rulesFile("url = \"mqtt://127.0.0.1:\(broker.port)\"\ndevice-id = \"twin\"")
-        defer { try? FileManager.default.removeItem(atPath: rules) }
-        let daemon = try IMUProcess(["run", "--config", rules, "--sim", "still"])
-        #expect(await subscriber.wait(within: 30) { $0.contains { $0.topic == "imu/twin/availability" && $0.payload == "online" } })
-        daemon.send(SIGKILL)
-        _ = try? await daemon.finish(within: 10)
-        #expect(await subscriber.wait(within: 30) { $0.contains { $0.topic == "imu/twin/availability" && $0.payload == "offline" } })
+        try await withSetup { setup in
+            let (subscriber, rules) = (setup.subscriber, setup.rules)
+            let daemon = try IMUProcess(["run", "--config", rules, "--sim", "still"])
+            #expect(await subscriber.wait(within: 30) { $0.contains { $0.topic == "imu/twin/availability" && $0.payload == "online" } })
+            daemon.send(SIGKILL)
+            _ = try? await daemon.finish(within: 10)
+            #expect(await subscriber.wait(within: 30) { $0.contains { $0.topic == "imu/twin/availability" && $0.payload == "offline" } })
+        }
     }
 
     /// A broker that accepts connections and never answers (SIGSTOP): rules still fire on time,
     /// and the events queued meanwhile arrive in order once it answers again.
     @Test func aBrokerThatStopsAnsweringDelaysNothing() async throws {
-        let broker = try MosquittoBroker()
-        defer { broker.stop() }
-        let subscriber = try await subscriber(broker)
-        defer { subscriber.stop() }
-        let rules = try rulesFile("url = \"mqtt://127.0.0.1:\(broker.port)\"\ndevice-id = \"twin\"")
-        defer { try? FileManager.default.removeItem(atPath: rules) }
-        broker.signal(SIGSTOP)
-        let daemon = try IMUProcess(["run", "--config", rules, "--sim", "shake", "--duration", "10"])
-        try await Task.sleep(for: .seconds(7))
-        broker.signal(SIGCONT)
-        let result = try await daemon.finish(within: 60)
-        #expect(result.succeeded, "\(result)")
-        // Both shakes fired their rule while the broker was silent.
-        let fired = result.stderr.split(separator: "\n").filter { $0.contains("rule fired") }
-        #expect(fired.count == 2, "\(result.stderr)")
-        _ = await subscriber.wait(within: 20) { shakeLines($0, device: "twin").count >= 4 }
-        let phases = shakeLines(subscriber.messages, device: "twin").map { $0.contains("began") ? "began" : "ended" }
-        #expect(Array(phases.prefix(4)) == ["began", "ended", "began", "ended"], "\(subscriber.messages)")
+        try await withSetup { setup in
+            let (broker, subscriber, rules) = (setup.broker, setup.subscriber, setup.rules)
+            broker.signal(SIGSTOP)
+            let daemon = try IMUProcess(["run", "--config", rules, "--sim", "shake", "--duration", "10"])
+            try await Task.sleep(for: .seconds(7))
+            broker.signal(SIGCONT)
+            let result = try await daemon.finish(within: 60)
+            #expect(result.succeeded, "\(result)")
+            // Both shakes fired their rule while the broker was silent.
+            let fired = result.stderr.split(separator: "\n").filter { $0.contains("rule fired") }
+            #expect(fired.count == 2, "\(result.stderr)")
+            _ = await subscriber.wait(within: 20) { shakeLines($0, device: "twin").count >= 4 }
+            let phases = shakeLines(subscriber.messages, device: "twin").map { $0.contains("began") ? "began" : "ended" }
+            #expect(Array(phases.prefix(4)) == ["began", "ended", "began", "ended"], "\(subscriber.messages)")
+        }
     }
 }

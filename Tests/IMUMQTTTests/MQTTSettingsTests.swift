@@ -62,29 +62,6 @@ import Testing
         #expect(refusal("[mqtt]\nusername = \"u\"\n").contains("missing required key `url`"))
     }
 
-    @Test func theOutboxDropsTheOldestAndResendsWhatWasInFlight() {
-        var outbox = EventOutbox(limit: 3)
-        func event(_ n: Int) -> EventOutbox.Message { .init(topic: "e", payload: "\(n)", qos: 1, isEvent: true) }
-        for n in 1...5 { outbox.append(event(n)) }
-        #expect(outbox.count == 3 && outbox.droppedTotal == 2)
-        // Two handed over, the connection lost before their acknowledgements: sent again, in order.
-        var next = outbox.nextToSend(window: 2)!
-        #expect(next.message.payload == "3")
-        outbox.handedOver(at: next.index, messageID: 7)
-        next = outbox.nextToSend(window: 2)!
-        outbox.handedOver(at: next.index, messageID: 8)
-        #expect(outbox.nextToSend(window: 2) == nil)  // the window is full
-        outbox.acknowledged(7)
-        outbox.connectionLost()
-        #expect(outbox.nextToSend(window: 2)?.message.payload == "4")
-        #expect(outbox.takeDropped() == 2 && outbox.takeDropped() == 0)
-        // QoS 0 is done when handed over.
-        var zero = EventOutbox(limit: 2)
-        zero.append(.init(topic: "m", payload: "x", qos: 0, isEvent: false))
-        zero.handedOver(at: 0, messageID: 1)
-        #expect(zero.count == 0)
-    }
-
     @Test func discoveryHasADeviceEventsSensorsAndTriggers() throws {
         let settings = MQTTSettings(host: "b", port: 1883, tls: false, deviceID: "pi")
         let configs = HomeAssistantDiscovery(settings: settings, model: "LSM9DS1 on sense-hat", softwareVersion: "0.3.0").configs

@@ -44,6 +44,8 @@ final class IMUProcess: @unchecked Sendable {
     private let output = Mutex((stdout: Data(), stderr: Data()))
     private let readers = DispatchGroup()
 
+    var pid: Int32 { process.processIdentifier }
+
     init(_ arguments: [String], environment: [String: String] = [:]) throws {
         self.arguments = arguments
         process.executableURL = try IMUExecutable.url()
@@ -87,6 +89,18 @@ final class IMUProcess: @unchecked Sendable {
         // Once more: on a loaded machine the task may resume only after the deadline, and
         // what came meanwhile counts.
         return enough()
+    }
+
+    /// Waits until standard error holds `text` (false after `seconds`).
+    func waitForStandardError(containing text: String, within seconds: Double) async throws -> Bool {
+        let clock = ContinuousClock()
+        let deadline = clock.now + .milliseconds(Int(seconds * 1000))
+        func found() -> Bool { output.withLock { String(decoding: $0.stderr, as: UTF8.self).contains(text) } }
+        while clock.now < deadline {
+            if found() { return true }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        return found()
     }
 
     /// Sends `signal` (SIGINT: what Ctrl-C sends) to the process.

@@ -8,22 +8,28 @@ import IMUFormats
 final class MosquittoBroker: @unchecked Sendable {
     let port: Int
     let directory: URL
-    private var process: Process?
+    private let lock = NSLock()
+    private var pid: pid_t?
 
     static var available: Bool {
         FileManager.default.isExecutableFile(atPath: "/usr/sbin/mosquitto")
             && FileManager.default.isExecutableFile(atPath: "/usr/bin/mosquitto_sub")
     }
 
-    /// `extra` goes into the listener's configuration (TLS, passwords).
-    init(extra: String = "", port: Int? = nil) throws {
+    /// `extra` goes into the listener's configuration (TLS, passwords). `persistent`: sessions
+    /// and queued messages saved when the broker stops (SIGTERM) and loaded when it starts.
+    init(extra: String = "", port: Int? = nil, persistent: Bool = false) throws {
         self.port = try port ?? Self.freePort()
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("mosquitto-\(UUID())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        // Run as root, mosquitto becomes the mosquitto user: a persistent one writes its
+        // database here.
+        if persistent { try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: directory.path) }
         let config = """
             listener \(self.port) 127.0.0.1
             allow_anonymous \(extra.contains("password_file") ? "false" : "true")
-            persistence false
+            persistence \(persistent)
+            persistence_location \(directory.path)/
             log_dest stderr
             \(extra)
             """
@@ -31,14 +37,32 @@ final class MosquittoBroker: @unchecked Sendable {
         try start()
     }
 
+    /// Starts the broker with default signal handling: a child spawned by Foundation's Process
+    /// inherits the test runner's blocked or ignored signals (SIGTERM among them), and a broker
+    /// that ignores SIGTERM cannot be stopped as a service manager stops it.
     func start() throws {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/sbin/mosquitto")
-        p.arguments = ["-c", directory.appendingPathComponent("mosquitto.conf").path]
-        p.standardOutput = FileHandle.nullDevice
-        p.standardError = FileHandle(forWritingAtPath: "/dev/null")
-        try p.run()
-        process = p
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t()
+        sigemptyset(&none)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for s in [SIGTERM, SIGINT, SIGHUP, SIGPIPE, SIGUSR1, SIGUSR2] { sigaddset(&defaults, s) }
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        for fd: Int32 in 0...2 { posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0) }
+        let arguments = ["/usr/sbin/mosquitto", "-c", directory.appendingPathComponent("mosquitto.conf").path]
+        let argv = arguments.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var child = pid_t()
+        let spawned = posix_spawn(&child, arguments[0], &actions, &attributes, argv, environ)
+        guard spawned == 0 else { throw Failure("cannot start mosquitto: \(String(cString: strerror(spawned)))") }
+        lock.withLock { pid = child }
         // Ready when it accepts a connection (at most 10 s on a loaded machine).
         let deadline = Date().addingTimeInterval(10)
         while Date() < deadline {
@@ -49,15 +73,32 @@ final class MosquittoBroker: @unchecked Sendable {
     }
 
     /// Kills the broker (SIGKILL: as a crash would) and waits for it.
-    func kill() {
-        guard let p = process, p.isRunning else { return }
-        Foundation.kill(p.processIdentifier, SIGKILL)
-        for _ in 0..<400 where p.isRunning { usleep(5_000) }
-        process = nil
+    func kill() { end(SIGKILL, within: 10) }
+
+    /// Stops the broker as `systemctl restart` would (SIGTERM: a persistent one saves its
+    /// sessions) and waits for it (SIGKILL after 10 s).
+    func terminate() {
+        end(SIGTERM, within: 10)
+        end(SIGKILL, within: 10)
+    }
+
+    private func end(_ signal: Int32, within seconds: Double) {
+        guard let child = lock.withLock({ pid }) else { return }
+        Foundation.kill(child, signal)
+        let deadline = Date().addingTimeInterval(seconds)
+        var status: Int32 = 0
+        while Date() < deadline {
+            let reaped = waitpid(child, &status, WNOHANG)
+            if reaped == child || (reaped < 0 && errno == ECHILD) {
+                lock.withLock { pid = nil }
+                return
+            }
+            usleep(5_000)
+        }
     }
 
     func signal(_ s: Int32) {
-        if let p = process { Foundation.kill(p.processIdentifier, s) }
+        if let child = lock.withLock({ pid }) { Foundation.kill(child, s) }
     }
 
     func stop() {
