@@ -6,6 +6,18 @@ struct CommandError: Error, CustomStringConvertible {
         self.description = description
     }
 
+    /// Runs `body`, any error it throws becoming a CommandError in the error's own words (the
+    /// library's errors already name the file, line, chip or bus).
+    static func wrapping<Result>(_ body: () throws -> Result) throws -> Result {
+        do {
+            return try body()
+        } catch let error as CommandError {
+            throw error
+        } catch {
+            throw CommandError("\(error)")
+        }
+    }
+
     /// What to say when there is no I²C bus at all.
     static let noI2CBus = CommandError("""
         no I²C bus found (there is no /dev/i2c-*).

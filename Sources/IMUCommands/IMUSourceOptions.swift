@@ -1,4 +1,7 @@
 import ArgumentParser
+import IMUDevices
+import IMUEngine
+import IMUFormats
 
 /// Where samples come from, the same for every live command: hardware (a board profile and bus,
 /// detected when not given) or the simulated IMU with a motion scenario.
@@ -28,9 +31,28 @@ struct IMUSourceOptions: ParsableArguments {
     }
 
     /// The session; with --sim and no scenario named, `defaultScenario` (else the twin lies still).
-    func open(defaultScenario: String? = nil) throws -> HardwareSession {
+    func open(defaultScenario: String? = nil) throws -> IMUDevice {
         try Hardware.open(
             sim: sim, scenario: scenario ?? defaultScenario, errors: errors, board: board, bus: bus,
             virtualTime: virtualTime)
+    }
+
+    /// The options that name this IMU again, for the commands a notice suggests (" --sim --board gy-521").
+    var calibrateCommandOptions: String {
+        var options = ""
+        if sim { options += " --sim" }
+        if let board { options += " --board \(board)" }
+        if let bus { options += " --bus \(bus)" }
+        return options
+    }
+}
+
+/// `--rate`, checked the same way by every live command: finite, from `lowest` (10 Hz where the
+/// fusion runs, 0.1 Hz for raw samples) up to the chips' 1000 Hz.
+enum SampleRateOption {
+    static func validate(_ rate: Double, lowest: Double) throws {
+        guard rate.isFinite, rate >= lowest, rate <= 1000 else {
+            throw ValidationError("--rate must be between \(number(lowest, lowest < 1 ? 1 : 0)) and 1000 samples per second, not \(rate)")
+        }
     }
 }

@@ -2,6 +2,9 @@ import ArgumentParser
 import IMUBoards
 import IMUBus
 import IMUDrivers
+import IMUDevices
+import IMUEngine
+import IMUFormats
 
 extension SampleFormat: ExpressibleByArgument {}
 
@@ -35,9 +38,7 @@ struct ReadCommand: ParsableCommand {
     var format: SampleFormat = .table
 
     func validate() throws {
-        guard rate.isFinite, rate >= 0.1, rate <= 1000 else {
-            throw ValidationError("--rate must be between 0.1 and 1000 samples per second, not \(rate)")
-        }
+        try SampleRateOption.validate(rate, lowest: 0.1)
         if let count, count < 1 {
             throw ValidationError("--count must be at least 1, not \(count)")
         }

@@ -1,5 +1,8 @@
 import ArgumentParser
 import Foundation
+import IMUDevices
+import IMUEngine
+import IMUFormats
 
 /// `imu record`: raw samples to a log file in the replay CSV format.
 struct RecordCommand: ParsableCommand {
@@ -29,9 +32,7 @@ struct RecordCommand: ParsableCommand {
     @OptionGroup var source: IMUSourceOptions
 
     func validate() throws {
-        guard rate.isFinite, rate >= 0.1, rate <= 1000 else {
-            throw ValidationError("--rate must be between 0.1 and 1000 samples per second, not \(rate)")
-        }
+        try SampleRateOption.validate(rate, lowest: 0.1)
         if let duration, !(duration > 0 && duration.isFinite) {
             throw ValidationError("--duration must be a positive number of seconds, not \(duration)")
         }
@@ -40,7 +41,7 @@ struct RecordCommand: ParsableCommand {
     func run() throws {
         StopSignal.install()
         let session = try source.open()
-        let calibration = try AppliedCalibration(for: session.chipIdentity)
+        let calibration = try SensorCalibration.forCommand(session.chipIdentity)
         let descriptor = open(output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
             throw CommandError("cannot write \(output): \(String(cString: strerror(errno)))")
