@@ -104,7 +104,7 @@ let package = Package(
             name: "IMUDaemon",
             dependencies: [
                 "IMUBus", "IMUBoards", "IMUDrivers", "IMUEngine", "IMUEvents", "IMURules", "IMUMQTT", "IMUConfigFile",
-                "IMUMotion", "IMUFormats",
+                "IMUMotion", "IMUFormats", "IMUWeb", "IMUCalibration",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -136,7 +136,7 @@ let package = Package(
         .target(
             name: "IMUWeb",
             dependencies: [
-                "IMUCalibration", "IMUGeometry", "IMUConfigFile",
+                "IMUCalibration", "IMUGeometry", "IMUConfigFile", "IMUEngine", "IMUDrivers",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),

@@ -399,7 +399,9 @@ def main():
     work = tempfile.mkdtemp(prefix="imu-dashboard-")
     rules = os.path.join(work, "rules.toml")
     with open(rules, "w") as f:
-        f.write('[http]\nlisten = "127.0.0.1:1"\nallow-control = true\n')
+        # --http replaces listen; allow-control comes from here. The rule shows firings and a GPIO line.
+        f.write('[http]\nlisten = "127.0.0.1:1"\nallow-control = true\n\n'
+                '[[rule]]\nname = "relay on turn"\non = "orientation"\n  [[rule.action]]\n  gpio-pin = 11\n  set = "toggle"\n')
     calibration_dir = os.path.join(work, "calibration")
     env = dict(os.environ, IMU_CALIBRATION_DIR=calibration_dir, XDG_STATE_HOME=os.path.join(work, "state"))
     figures = {}

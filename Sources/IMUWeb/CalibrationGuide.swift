@@ -185,9 +185,9 @@ public struct MagnetometerGuide: Sendable {
     private var lastTold = -Double.infinity
     private var sentPoints = 0
 
-    /// Readings kept: enough for MotionCal's figures; past it a new reading replaces an old one in
-    /// the same region of the sphere is not needed, the sweep simply stops growing.
-    public static let maximumReadings = 2000
+    /// Readings kept (a bound on memory and on the figures' cost: several minutes of turning at
+    /// the magnetometer's rate); past it the sweep stops growing.
+    public static let maximumReadings = 20_000
     /// Points sent in one progress line (the rest follow in the next).
     static let pointsPerLine = 200
 
