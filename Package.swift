@@ -20,6 +20,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        // The dashboard's HTTP and WebSocket server (IMUWeb); docs-for-lead.md says why this one.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1", traits: []),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", exact: "2.8.1"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
         // C libraries, through system-library targets, plus the thinnest shims their headers need.
@@ -99,7 +104,7 @@ let package = Package(
             name: "IMUDaemon",
             dependencies: [
                 "IMUBus", "IMUBoards", "IMUDrivers", "IMUEngine", "IMUEvents", "IMURules", "IMUMQTT", "IMUConfigFile",
-                "IMUMotion", "IMUFormats", "IMUCalibration", "IMUGeometry",
+                "IMUMotion", "IMUFormats", "IMUWeb", "IMUCalibration", "IMUGeometry",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -126,6 +131,25 @@ let package = Package(
         .target(name: "IMUGeomagnetism"),
         // Recorded logs: the replay CSV (what `imu read --format csv` prints) and BROAD trials.
         .target(name: "IMULog", dependencies: ["IMUGeometry", "IMUDrivers"]),
+        // The daemon's web front end: the dashboard page (embedded at build time by the EmbedPage
+        // plugin), its WebSocket and JSON API, token and limits; Hummingbird on SwiftNIO.
+        .target(
+            name: "IMUWeb",
+            dependencies: [
+                "IMUCalibration", "IMUGeometry", "IMUConfigFile", "IMUEngine", "IMUDrivers",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            exclude: ["Page"],
+            plugins: ["EmbedPage"]
+        ),
+        .executableTarget(name: "EmbedPageTool"),
+        .plugin(name: "EmbedPage", capability: .buildTool(), dependencies: ["EmbedPageTool"]),
         // What the `imu` command does, as a library so tests can drive it.
         .target(
             name: "IMUCommands",
@@ -196,6 +220,7 @@ let package = Package(
         .testTarget(name: "IMUPlotTests", dependencies: ["IMUPlot"]),
         .testTarget(name: "IMURulesTests", dependencies: ["IMURules", "IMUEvents", "IMUConfigFile", "IMUTwin", "IMUBus"]),
         .testTarget(name: "IMUMQTTTests", dependencies: ["IMUMQTT", "IMUConfigFile"]),
+        .testTarget(name: "IMUWebTests", dependencies: ["IMUWeb", "IMUCalibration", "IMUGeometry", "IMUConfigFile", "IMUTwin", "IMUDrivers", "IMUBus"]),
         .testTarget(name: "IMUCalibrationTests", dependencies: ["IMUCalibration", "IMUGeometry", "IMUConfigFile"]),
     ],
     swiftLanguageModes: [.v6]

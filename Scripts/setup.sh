@@ -25,6 +25,9 @@ if [ "${1:-}" = "--tests" ]; then
         libnewlib-arm-none-eabi    # … with newlib's soft-float libm
         tmux             # a real terminal for the live views' tests (80×24, 120×40, resized)
         systemd          # systemd-analyze: the service unit's exposure rating
+        chromium         # a real browser, headless, for the dashboard's checks (Scripts/check-dashboard.py)
+        python3-websocket  # … which drives it over the DevTools protocol (and reads the daemon's WebSocket)
+        fonts-dejavu-core  # … with a font, so the screenshots are readable
     )
 fi
 

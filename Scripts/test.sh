@@ -28,6 +28,9 @@ set -e
 swift_tests=$(sed -n 's/.*Test run with \([0-9]*\) tests\{0,1\} .* passed.*/\1/p' .build/swift-test.log | tail -n 1)
 [ -n "$swift_tests" ] || { echo "swift test ran no Swift Testing tests"; exit 1; }
 
+echo "== dashboard in a real browser (headless Chromium over the DevTools protocol: attitude, frames, events, screenshots, calibration, ten pages)"
+/usr/bin/python3 Scripts/check-dashboard.py --imu .build/debug/imu --ten --out .build/dashboard-check 2>&1 | tee .build/dashboard-check.log
+
 echo "== kernel test (Debian's kernel under QEMU, imu on i2c-stub)"
 bash Scripts/qemu-kernel-test.sh 2>&1 | tee .build/kernel-test.log
 kernel_checks=$(sed -n 's/^qemu kernel test: PASS (\([0-9]*\) checks.*/\1/p' .build/kernel-test.log)

@@ -23,6 +23,10 @@ public struct MagnetometerSweepFigures: Sendable, Equatable {
     public var wobblePercent: Double
     public var fitErrorPercent: Double?
     public var readings: Int
+    /// The fitted sphere's centre (the hard iron so far, µT) and radius (the field, µT): where
+    /// a view of the readings puts its middle.
+    public var centreMicrotesla: Vector3
+    public var fieldMicrotesla: Double
 
     public static let goodGaps = 15.0, goodVariance = 4.5, goodWobble = 4.0, goodFitError = 5.0
 
@@ -32,6 +36,8 @@ public struct MagnetometerSweepFigures: Sendable, Equatable {
         guard fields.count >= 10, let sphere = EllipsoidFit.sphere(fields), sphere.fieldMicrotesla > 0 else { return nil }
         let centred = fields.map { $0 - sphere.hardIronMicrotesla }
         readings = fields.count
+        centreMicrotesla = sphere.hardIronMicrotesla
+        fieldMicrotesla = sphere.fieldMicrotesla
         var counts = [Int](repeating: 0, count: 100)
         var sums = [Vector3](repeating: .zero, count: 100)
         var magnitudes: [Double] = []

@@ -48,6 +48,9 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Publish events and motion to this MQTT broker (mqtt://host:port or mqtts://host:port); overrides [mqtt] url in the rules file.")
     var mqtt: String?
 
+    @Option(help: "Serve the web dashboard at this address, e.g. 127.0.0.1:8080 (off loopback it needs a token); overrides [http] listen in the rules file.")
+    var http: String?
+
     @Flag(help: "Remove this device from Home Assistant (empty retained discovery messages) and exit.")
     var mqttForget = false
 
@@ -79,6 +82,7 @@ struct RunCommand: ParsableCommand {
         settings.duration = duration
         settings.lowPower = lowPower
         settings.mqttURL = mqtt
+        settings.httpListen = http
         settings.softwareVersion = IMUVersion.current
         settings.calibrateCommandOptions = source.calibrateCommandOptions
         return settings

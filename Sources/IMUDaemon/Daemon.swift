@@ -5,6 +5,7 @@ import IMUEngine
 import IMUEvents
 import IMUMQTT
 import IMURules
+import IMUWeb
 import Logging
 
 /// Why the daemon refused to start (or a reload was refused), in words that name the file and line.
@@ -38,6 +39,8 @@ public final class Daemon: @unchecked Sendable {
         public var calibrateCommandOptions = ""
         /// Where the calibration file is looked for.
         public var calibrationSearchPath = SensorCalibration.standardSearchPath
+        /// `--http HOST:PORT`: replaces `[http] listen` of the rules file (the web dashboard).
+        public var httpListen: String?
 
         public init(rulesFile: String) {
             self.rulesFile = rulesFile
@@ -65,6 +68,9 @@ public final class Daemon: @unchecked Sendable {
     private var mqtt: DaemonMQTT?
     private let dropWarnings = WarningThrottle()
     private var toldPulseScheduling = false
+    /// The web dashboard's settings (`[http]`, `--http`), and the dashboard while it runs.
+    let httpSettings: HTTPSettings?
+    private(set) var dashboard: Dashboard?
 
     /// Loads and checks the rules (refused with file:line), the calibration (a damaged one is a
     /// warning: the daemon runs uncalibrated), the MQTT settings, and builds the engine.
@@ -78,6 +84,7 @@ public final class Daemon: @unchecked Sendable {
         rules = try Self.loadRules(settings.rulesFile, gpio: gpio)
         do {
             mqttSettings = try Self.mqttSettings(settings)
+            httpSettings = try Self.httpSettings(settings)
             runner = try ActionRunner(rules: rules.rules, chip: gpio.chip, headerPins: gpio.headerPins, commandLimits: rules.commandLimits)
         } catch let error as DaemonError {
             throw error
@@ -136,6 +143,7 @@ public final class Daemon: @unchecked Sendable {
             }
             if mqttSettings.allowCommands { observeGyroCalibration() }
         }
+        if let httpSettings { dashboard = try startDashboard(httpSettings) }
         observeRules()
         engine.onNotice = { [log] in Self.log($0, to: log) }
         engine.housekeeping = { [self] in reloadIfAsked() }
@@ -144,6 +152,7 @@ public final class Daemon: @unchecked Sendable {
             runner.stop()
             Self.makeSafe(runner, rules: rules)
             mqtt?.stop()
+            dashboard?.stop()
             log.info("stopped", metadata: ["commands": "\(runner.commands.counts)"])
         }
         do throws(IMUDriverError) {
@@ -247,9 +256,14 @@ public final class Daemon: @unchecked Sendable {
             }
         }
         var metadata: Logger.Metadata = ["rule": "\(rule.name)", "event": "\(event.jsonLine)"]
+        var levels: [GPIOLevel] = []
         for case .gpio(let target, _) in rule.actions {
-            if let line = runner.line(for: target) { metadata["line\(line.offset)"] = "\(line.isHigh ? "high" : "low")" }
+            if let line = runner.line(for: target) {
+                metadata["line\(line.offset)"] = "\(line.isHigh ? "high" : "low")"
+                levels.append(GPIOLevel(name: "GPIO\(line.offset)", offset: Int(line.offset), high: line.isHigh))
+            }
         }
+        dashboard?.ruleFired(rule: rule.name, eventLine: event.jsonLine, timestamp: event.timestamp, lines: levels)
         log.info("rule fired", metadata: metadata)
         for failure in failures {
             if let launch = failure as? CommandSupervisor.LaunchError, launch.dropped {

@@ -181,6 +181,17 @@ public final class MotionEngine: @unchecked Sendable {
         subscribers.withLock { $0.pipelineChanges.append(change) }
     }
 
+    /// Applies a calibration saved while running (the dashboard's): the pipeline from the next
+    /// sample, and what health tells from now.
+    public func setCalibration(_ calibration: SensorCalibration) {
+        let magnetometer = device.driver.capabilities.magnetometer
+        subscribers.withLock {
+            $0.pipelineChanges.append { $0.setCalibration(calibration) }
+            $0.health.calibration = calibration.summary
+            $0.health.magnetometerAccuracy = magnetometer ? "\(calibration.magnetometerAccuracy)" : nil
+        }
+    }
+
     // MARK: Running
 
     /// Configures the chip ahead of `run` (which configures it again): for a caller that names

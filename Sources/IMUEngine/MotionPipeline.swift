@@ -53,6 +53,12 @@ public struct MotionPipeline {
         return Step(motion: motion, events: events)
     }
 
+    /// A calibration saved while the engine runs (from the dashboard): used from the next sample;
+    /// the attitude estimate goes on.
+    public mutating func setCalibration(_ calibration: SensorCalibration) {
+        self.calibration = calibration
+    }
+
     /// Heading changes at least this big are events; nil: none.
     /// A new calibration from the next sample on (a gyro bias measured while running). The
     /// fusion filter stays: it was told only whether the compass is calibrated, which a gyro

@@ -1,0 +1,73 @@
+import Foundation
+import IMUCalibration
+import IMUEngine
+import IMUWeb
+
+/// The web dashboard as one of the daemon's front ends: started with it (after the engine
+/// exists, before it runs), stopped with it.
+extension Daemon {
+    /// `[http]` of the rules file (checked with file:line), `listen` replaced by `--http`.
+    static func httpSettings(_ settings: Settings) throws(DaemonError) -> HTTPSettings? {
+        var http: HTTPSettings?
+        do {
+            http = try HTTPSettings.load(fromConfigFile: settings.rulesFile)
+        } catch {
+            throw DaemonError("\(error)")
+        }
+        if let listen = settings.httpListen {
+            switch HTTPSettings.parseAddress(listen) {
+            case .success(let address):
+                if http == nil { http = HTTPSettings(host: address.host, port: address.port) }
+                http?.host = address.host
+                http?.port = address.port
+            case .failure(let problem):
+                throw DaemonError("--http \(problem.reason), not \"\(listen)\"")
+            }
+        }
+        return http
+    }
+
+    func startDashboard(_ http: HTTPSettings) throws(DaemonError) -> Dashboard {
+        let environment = ProcessInfo.processInfo.environment
+        let engine = self.engine
+        let magnetometer = device.driver.capabilities.magnetometer
+        let link = DaemonLink(
+            chip: device.chipIdentity, hasMagnetometer: magnetometer,
+            calibrationDirectory: CalibrationDirectory.forWriting(environment: environment),
+            applyCalibration: { file in engine.setCalibration(SensorCalibration(file: file)) },
+            calibrationMembers: { Self.calibrationMembers(engine.health, magnetometer: magnetometer) })
+        let dashboard: Dashboard
+        do {
+            dashboard = try Dashboard(
+                settings: http, feed: EngineFeed(engine: engine), daemon: link,
+                stateDirectory: StateDirectory.path(environment: environment), log: log)
+            try dashboard.start()
+        } catch {
+            throw DaemonError("the web dashboard: \(error)")
+        }
+        log.notice("dashboard at \(dashboard.url())", metadata: [
+            "allow_control": "\(http.allowControl)", "max_clients": "\(http.maxClients)",
+        ])
+        if let token = dashboard.access.token {
+            if token.created, let link = dashboard.signInLink() {
+                // Shown this once; afterwards only where it is kept.
+                log.notice("dashboard token (kept in \(token.path), shown only now): \(token.value); sign this browser in within 10 minutes: \(link)")
+            } else {
+                log.notice("the dashboard needs the token kept in \(token.path) (Authorization: Bearer, or paste it on the page)")
+            }
+        }
+        return dashboard
+    }
+
+    /// `"gyroscope":"calibrated","accelerometer":"uncalibrated","magnetometer":"high"` from health.
+    static func calibrationMembers(_ health: EngineHealth, magnetometer: Bool) -> String {
+        let parts = health.calibration.components(separatedBy: ", ")
+        func state(_ part: String) -> String { parts.contains(part) ? "calibrated" : "uncalibrated" }
+        var members = "\"gyroscope\":\"\(state("gyroscope"))\",\"accelerometer\":\"\(state("accelerometer"))\""
+        if magnetometer {
+            let mag = parts.contains("magnetometer") ? (health.magnetometerAccuracy ?? "calibrated") : "uncalibrated"
+            members += ",\"magnetometer\":\"\(mag)\""
+        }
+        return members
+    }
+}

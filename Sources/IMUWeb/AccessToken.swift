@@ -1,0 +1,113 @@
+import Foundation
+import IMUCalibration
+
+/// The secret a browser or program off this machine must show: 32 random bytes as hex, kept in
+/// the daemon's state directory (`http-token`, mode 0600) so it survives restarts. Shown as
+/// `Authorization: Bearer <token>` or as the `imu_token` cookie that a one-time link sets.
+public struct AccessToken: Sendable {
+    public let value: String
+    public let path: String
+    /// Made by this call (the daemon prints it, once); false when it was read from the file.
+    public let created: Bool
+
+    public static let fileName = "http-token"
+
+    /// Reads the token in `directory`, or makes one there (and the directory, 0700).
+    public static func loadOrCreate(in directory: String) throws -> AccessToken {
+        let path = joinPath(directory, fileName)
+        if let data = FileManager.default.contents(atPath: path) {
+            let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            guard text.count >= 32, text.allSatisfy(\.isHexDigit) else {
+                throw TokenError(message: "\(path) does not hold a token (at least 32 hex digits); remove it and a new one is made")
+            }
+            return AccessToken(value: text, path: path, created: false)
+        }
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw TokenError(message: "cannot make the state directory \(directory): \(error.localizedDescription)")
+        }
+        let value = randomHex(bytes: 32)
+        do {
+            try AtomicFile.write(value + "\n", to: path, permissions: 0o600)
+        } catch {
+            throw TokenError(message: "\(error)")
+        }
+        return AccessToken(value: value, path: path, created: true)
+    }
+
+    init(value: String, path: String, created: Bool) {
+        self.value = value
+        self.path = path
+        self.created = created
+    }
+
+    /// Compares in time that does not depend on where the first difference is.
+    public func matches<S: StringProtocol>(_ candidate: S) -> Bool {
+        let a = Array(value.utf8), b = Array(candidate.utf8)
+        guard a.count == b.count else { return false }
+        var difference: UInt8 = 0
+        for i in a.indices { difference |= a[i] ^ b[i] }
+        return difference == 0
+    }
+
+    /// Hex of `bytes` from the system's generator (getrandom(2) on Linux).
+    static func randomHex(bytes: Int) -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<bytes).map { _ in
+            let byte = UInt8.random(in: .min ... .max, using: &generator)
+            return String(byte, radix: 16).count == 1 ? "0" + String(byte, radix: 16) : String(byte, radix: 16)
+        }.joined()
+    }
+
+    public struct TokenError: Error, CustomStringConvertible {
+        public var message: String
+        public var description: String { message }
+    }
+}
+
+/// The daemon's state directory, where the token lives: systemd's `$STATE_DIRECTORY` (the unit's
+/// `StateDirectory=imu`), else the service's /var/lib/imu when it exists, else
+/// `$XDG_STATE_HOME/imu`, else `~/.local/state/imu`.
+public enum StateDirectory {
+    public static func path(environment: [String: String]) -> String {
+        if let state = environment["STATE_DIRECTORY"]?.split(separator: ":").first, state.hasPrefix("/") { return String(state) }
+        var directory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: CalibrationDirectory.service, isDirectory: &directory), directory.boolValue,
+           access(CalibrationDirectory.service, W_OK) == 0 {
+            return CalibrationDirectory.service
+        }
+        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") { return joinPath(state, "imu") }
+        if let home = environment["HOME"], home.hasPrefix("/") { return joinPath(home, ".local/state/imu") }
+        return "/tmp/imu-\(getuid())"
+    }
+}
+
+/// One-time sign-in codes: the link the daemon prints carries one; visiting it once sets the
+/// token cookie, and the code is gone. Codes expire after `lifetime` seconds.
+public final class LoginCodes: @unchecked Sendable {
+    private let lock = NSLock()
+    private var codes: [String: Double] = [:]
+    public let lifetime: Double
+
+    public init(lifetime: Double = 600) { self.lifetime = lifetime }
+
+    public func issue(now: Double = ProcessInfo.processInfo.systemUptime) -> String {
+        let code = AccessToken.randomHex(bytes: 16)
+        lock.lock(); defer { lock.unlock() }
+        codes = codes.filter { $0.value > now }
+        codes[code] = now + lifetime
+        return code
+    }
+
+    /// True once for a code issued less than `lifetime` ago.
+    public func redeem(_ code: String, now: Double = ProcessInfo.processInfo.systemUptime) -> Bool {
+        lock.lock(); defer { lock.unlock() }
+        guard let expiry = codes.removeValue(forKey: code) else { return false }
+        return expiry > now
+    }
+}
+
+func joinPath(_ directory: String, _ name: String) -> String {
+    directory.hasSuffix("/") ? directory + name : directory + "/" + name
+}

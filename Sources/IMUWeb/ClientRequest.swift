@@ -1,0 +1,115 @@
+import Foundation
+
+/// What a WebSocket client may ask, one JSON object per message (the local socket's requests):
+/// `{"subscribe": ["motion", "events"], "rate_hz": 50, "events": ["shake", "slap"]}` and
+/// `{"unsubscribe": ["motion"]}`. Anything else is answered with `{"error": …}` and the
+/// connection stays.
+public struct ClientRequest: Equatable, Sendable {
+    public enum Action: Equatable, Sendable {
+        case subscribe(Set<WebStream>, motionRateHz: Double?, eventTypes: Set<String>?)
+        case unsubscribe(Set<WebStream>)
+    }
+
+    public var action: Action
+
+    public static let eventTypes: Set<String> = ["shake", "orientation", "slap", "heading"]
+
+    /// The request in `text`, or why it is not one (the message for the `{"error": …}` line).
+    public static func parse(_ text: String) -> Result<ClientRequest, RequestProblem> {
+        let data = Data(text.utf8)
+        guard let keys = try? JSONDecoder().decode([String: Anything].self, from: data) else {
+            return .failure(.init("not a JSON object"))
+        }
+        let isSubscribe = keys["subscribe"] != nil
+        guard isSubscribe != (keys["unsubscribe"] != nil) else {
+            return .failure(.init("expected one of \"subscribe\" or \"unsubscribe\""))
+        }
+        let known: Set<String> = isSubscribe ? ["subscribe", "rate_hz", "events"] : ["unsubscribe"]
+        if let extra = keys.keys.sorted().first(where: { !known.contains($0) }) {
+            return .failure(.init("unknown key \"\(extra)\" (expected \(known.sorted().joined(separator: ", ")))"))
+        }
+        let streamList = WebStream.allCases.map(\.rawValue).joined(separator: ", ")
+        let verb = isSubscribe ? "subscribe" : "unsubscribe"
+        guard let fields = try? JSONDecoder().decode(Fields.self, from: data),
+              let names = isSubscribe ? fields.subscribe : fields.unsubscribe, !names.isEmpty
+        else {
+            // Which field is wrong, for the message.
+            if (try? JSONDecoder().decode(Fields.self, from: data)) == nil, keys["rate_hz"] != nil,
+               (try? JSONDecoder().decode(RateOnly.self, from: data)) == nil {
+                return .failure(.init("\"rate_hz\" must be a number of motion lines a second, more than 0 and at most 1000"))
+            }
+            if (try? JSONDecoder().decode(Fields.self, from: data)) == nil, keys["events"] != nil,
+               (try? JSONDecoder().decode(EventsOnly.self, from: data)) == nil {
+                return .failure(.init("\"events\" must be a list of event types: " + eventTypes.sorted().joined(separator: ", ")))
+            }
+            return .failure(.init("\"\(verb)\" must be a list of streams: \(streamList)"))
+        }
+        var streams = Set<WebStream>()
+        for name in names {
+            guard let stream = WebStream(rawValue: name) else {
+                return .failure(.init("unknown stream \"\(name)\" (expected \(streamList))"))
+            }
+            streams.insert(stream)
+        }
+        guard isSubscribe else { return .success(.init(action: .unsubscribe(streams))) }
+        if let rate = fields.rate_hz, !(rate.isFinite && rate > 0 && rate <= 1000) {
+            return .failure(.init("\"rate_hz\" must be a number of motion lines a second, more than 0 and at most 1000"))
+        }
+        if let unknown = fields.events?.first(where: { !eventTypes.contains($0) }) {
+            return .failure(.init("unknown event type \"\(unknown)\" (expected \(eventTypes.sorted().joined(separator: ", ")))"))
+        }
+        return .success(.init(action: .subscribe(streams, motionRateHz: fields.rate_hz, eventTypes: fields.events.map(Set.init))))
+    }
+
+    private struct Fields: Decodable {
+        var subscribe: [String]?
+        var unsubscribe: [String]?
+        var rate_hz: Double?
+        var events: [String]?
+    }
+    private struct RateOnly: Decodable { var rate_hz: Double? }
+    private struct EventsOnly: Decodable { var events: [String]? }
+    /// Any JSON value (only the keys are looked at).
+    private struct Anything: Decodable { init(from decoder: any Decoder) throws {} }
+
+    public struct RequestProblem: Error, Equatable, Sendable {
+        public var message: String
+        init(_ message: String) { self.message = message }
+    }
+}
+
+/// The streams a dashboard client can subscribe to: the engine's four, and the daemon's rule
+/// firings (with GPIO levels) and calibration progress.
+public enum WebStream: String, CaseIterable, Sendable {
+    case samples, motion, events, health, rules, calibration
+}
+
+/// JSON text helpers (the lines are built by hand, like the rest of the project's JSON lines).
+enum JSONText {
+    static func string(_ s: String) -> String {
+        var out = "\""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if scalar.value < 0x20 {
+                    out += String(format: "\\u%04x", scalar.value)
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out + "\""
+    }
+
+    static func number(_ value: Double, _ places: Int) -> String {
+        guard value.isFinite else { return "null" }
+        return String(format: "%.\(places)f", value)
+    }
+
+    static func error(_ message: String) -> String { "{\"error\":\(string(message))}" }
+}

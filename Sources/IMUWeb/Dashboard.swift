@@ -1,0 +1,237 @@
+import Foundation
+import Hummingbird
+import HummingbirdCore
+import HummingbirdWebSocket
+import IMUCalibration
+import Logging
+import NIOCore
+import NIOPosix
+
+/// What the daemon lends the dashboard besides its engine: where calibrations go and how they
+/// take effect, and the calibration status to show.
+public struct DaemonLink: Sendable {
+    /// The chip a calibration from the page belongs to (nil: calibration is not offered).
+    public var chip: ChipIdentity?
+    public var hasMagnetometer: Bool
+    /// Where the chip's calibration file is written.
+    public var calibrationDirectory: String
+    /// The local field strength (World Magnetic Model), when a location is known.
+    public var expectedFieldMicrotesla: Double?
+    /// Called after a calibration file was saved: the daemon loads it into its engine.
+    public var applyCalibration: @Sendable (CalibrationFile) -> Void
+    /// Accuracy of each part as JSON members (`"gyroscope":"calibrated",…`) for the page.
+    public var calibrationMembers: @Sendable () -> String
+
+    public init(chip: ChipIdentity?, hasMagnetometer: Bool, calibrationDirectory: String, expectedFieldMicrotesla: Double? = nil,
+                applyCalibration: @escaping @Sendable (CalibrationFile) -> Void,
+                calibrationMembers: @escaping @Sendable () -> String) {
+        self.chip = chip
+        self.hasMagnetometer = hasMagnetometer
+        self.calibrationDirectory = calibrationDirectory
+        self.expectedFieldMicrotesla = expectedFieldMicrotesla
+        self.applyCalibration = applyCalibration
+        self.calibrationMembers = calibrationMembers
+    }
+}
+
+/// The daemon's web front end: the page at `/`, its WebSocket at `/ws`, and the JSON API under
+/// `/api`, served by Hummingbird (SwiftNIO) on one event-loop thread. `start()` binds (and
+/// throws when it cannot), `stop()` closes every connection and ends every client's thread.
+public final class Dashboard: @unchecked Sendable {
+    public let settings: HTTPSettings
+    public let access: WebAccess
+    let feed: any MotionFeed
+    let daemon: DaemonLink
+    let log: Logger
+    let clients = WebClients()
+    let logins = LoginCodes()
+    let calibration: CalibrationRunner
+
+    private let lock = NSLock()
+    private var serverTask: Task<Void, any Error>?
+    private var eventLoops: MultiThreadedEventLoopGroup?
+    private var gpioLines: [GPIOLevel] = []
+    /// The port bound (the one asked for, or the one the kernel chose for port 0).
+    public private(set) var boundPort = 0
+
+    /// Makes the token (in `stateDirectory`) when the address is not loopback.
+    public init(settings: HTTPSettings, feed: any MotionFeed, daemon: DaemonLink, stateDirectory: String, log: Logger) throws {
+        self.settings = settings
+        self.feed = feed
+        self.daemon = daemon
+        self.log = log
+        let token = settings.isLoopback ? nil : try AccessToken.loadOrCreate(in: stateDirectory)
+        access = WebAccess(settings: settings, token: token)
+        calibration = CalibrationRunner(feed: feed, daemon: daemon, clients: clients)
+    }
+
+    // MARK: Start and stop
+
+    public func start() throws {
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let bound = DispatchSemaphore(value: 0)
+        let outcome = StartOutcome()
+        let app = Application(
+            router: makeRouter(),
+            server: .http1WebSocketUpgrade(
+                configuration: .init(
+                    http1: .init(idleTimeout: .seconds(60),
+                                 httpDecoderConfiguration: .init(maxHeaderFieldSize: 8 * 1024, maxHeaderListSize: 16 * 1024, maxHeaderFieldCount: 64)),
+                    ws: .init(maxFrameSize: settings.maxMessageBytes, autoPing: .enabled(timePeriod: .seconds(20)))),
+                shouldUpgrade: { [self] request, _, _ in
+                    guard request.path?.split(separator: "?").first == "/ws",
+                          access.checkWebSocket(headers: Self.headers(request)) == nil,
+                          clients.reserve(limit: settings.maxClients)
+                    else { return .dontUpgrade }
+                    return .upgrade([:]) { inbound, outbound, _ in
+                        await self.serveWebSocket(inbound: inbound, outbound: outbound)
+                    }
+                }),
+            configuration: .init(
+                address: .hostname(settings.host, port: settings.port), serverName: nil,
+                availableConnectionsDelegate: MaximumAvailableConnections(settings.maxClients * 2 + 8)),
+            onServerRunning: { channel in
+                outcome.set(port: channel.localAddress?.port ?? 0)
+                bound.signal()
+            },
+            eventLoopGroupProvider: .shared(group),
+            logger: Logger(label: "imu.http", factory: { _ in SwiftLogNoOpLogHandler() }))
+        let task = Task {
+            do {
+                try await app.run()
+            } catch {
+                outcome.set(error: error)
+                bound.signal()
+                throw error
+            }
+        }
+        // Binding is quick; a daemon that cannot serve what it was asked to says so at start.
+        if bound.wait(timeout: .now() + 30) == .timedOut { outcome.set(error: WebError("the HTTP server did not start within 30 s")) }
+        if let error = outcome.error {
+            task.cancel()
+            try? group.syncShutdownGracefully()
+            throw WebError("cannot serve http://\(settings.hostForURL):\(settings.port)/: \(error)")
+        }
+        lock.withLock {
+            serverTask = task
+            eventLoops = group
+            boundPort = outcome.port
+        }
+    }
+
+    public func stop() {
+        let (task, group) = lock.withLock { () -> (Task<Void, any Error>?, MultiThreadedEventLoopGroup?) in
+            defer { serverTask = nil; eventLoops = nil }
+            return (serverTask, eventLoops)
+        }
+        calibration.cancel(reason: "the daemon stopped")
+        clients.closeAll()
+        guard let task else { return }
+        task.cancel()
+        let ended = DispatchSemaphore(value: 0)
+        Task {
+            _ = await task.result
+            ended.signal()
+        }
+        _ = ended.wait(timeout: .now() + 10)
+        try? group?.syncShutdownGracefully()
+    }
+
+    /// The address for the one-time sign-in link and the log line.
+    public func url(path: String = "/") -> String {
+        "http://\(settings.hostForURL):\(boundPort)\(path)"
+    }
+
+    /// A one-time sign-in link (valid 10 minutes): visiting it sets the token cookie.
+    public func signInLink() -> String? {
+        access.token == nil ? nil : url(path: "/login?code=\(logins.issue())")
+    }
+
+    // MARK: What the daemon tells the page
+
+    /// A rule fired: `{"type":"rule","t":…,"rule":"name","event":{…},"lines":[…]}`.
+    public func ruleFired(rule: String, eventLine: String, timestamp: Double, lines: [GPIOLevel]) {
+        lock.withLock {
+            for line in lines {
+                if let i = gpioLines.firstIndex(where: { $0.offset == line.offset }) { gpioLines[i] = line } else { gpioLines.append(line) }
+            }
+        }
+        let text = "{\"type\":\"rule\",\"t\":\(JSONText.number(timestamp, 6)),\"rule\":\(JSONText.string(rule)),\"event\":\(eventLine),\"lines\":\(GPIOLevel.json(lines))}"
+        clients.broadcast(text, to: .rules)
+    }
+
+    /// The GPIO lines the rules drive and their levels now (at start, after a reload).
+    public func setGPIO(_ lines: [GPIOLevel]) {
+        lock.withLock { gpioLines = lines }
+        clients.broadcast("{\"type\":\"gpio\",\"lines\":\(GPIOLevel.json(lines))}", to: .rules)
+    }
+
+    var gpioJSON: String { GPIOLevel.json(lock.withLock { gpioLines }) }
+
+    // MARK: Helpers
+
+    /// A request's headers by lower-case name, `host` included (HTTP/1's Host arrives as the
+    /// request's authority).
+    static func headers(_ head: HTTPRequest) -> [String: String] {
+        var headers: [String: String] = [:]
+        if let authority = head.authority { headers["host"] = authority }
+        for field in head.headerFields {
+            let name = field.name.canonicalName
+            if let existing = headers[name] {
+                headers[name] = existing + (name == "cookie" ? "; " : ", ") + field.value
+            } else {
+                headers[name] = field.value
+            }
+        }
+        return headers
+    }
+
+    var helloLine: String {
+        "{\"type\":\"hello\",\"protocol\":\(WebProtocol.version),\(feed.infoMembers),\"streams\":["
+            + WebStream.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ",")
+            + "],\"allow_control\":\(settings.allowControl),\"gpio\":\(gpioJSON),\"calibration\":{\(daemon.calibrationMembers())}}"
+    }
+}
+
+/// A GPIO line the rules drive and its level.
+public struct GPIOLevel: Sendable, Equatable {
+    public var name: String
+    public var offset: Int
+    public var high: Bool
+
+    public init(name: String, offset: Int, high: Bool) {
+        self.name = name
+        self.offset = offset
+        self.high = high
+    }
+
+    static func json(_ lines: [GPIOLevel]) -> String {
+        "[" + lines.map { "{\"name\":\(JSONText.string($0.name)),\"offset\":\($0.offset),\"high\":\($0.high)}" }.joined(separator: ",") + "]"
+    }
+}
+
+public enum WebProtocol {
+    /// The hello line's `protocol`: raised when a line's meaning changes.
+    public static let version = 1
+}
+
+struct WebError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// What `start()` learns from the server task.
+final class StartOutcome: @unchecked Sendable {
+    private let lock = NSLock()
+    private var _port = 0
+    private var _error: (any Error)?
+    func set(port: Int) { lock.withLock { _port = port } }
+    func set(error: any Error) { lock.withLock { if _error == nil { _error = error } } }
+    var port: Int { lock.withLock { _port } }
+    var error: (any Error)? { lock.withLock { _error } }
+}
+
+extension HTTPSettings {
+    /// The host as a URL writes it (IPv6 in brackets).
+    var hostForURL: String { host.contains(":") ? "[\(host)]" : host }
+}

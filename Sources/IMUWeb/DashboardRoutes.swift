@@ -1,0 +1,159 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+
+/// The HTTP side: the page, sign-in, and the JSON API. Every route but /login needs read access
+/// (`WebAccess.checkRead`); the POSTs need control.
+extension Dashboard {
+    func makeRouter() -> Router<BasicRequestContext> {
+        let router = Router()
+        router.add(middleware: AccessMiddleware(access: access))
+        for (path, asset) in PageAssets.files {
+            let route = path == "/index.html" ? "/" : path
+            router.get(RouterPath(route)) { _, _ in Self.page(asset) }
+        }
+        router.get("/login") { [self] request, _ in
+            let code = request.uri.queryParameters["code"].map(String.init) ?? ""
+            guard access.token != nil, !code.isEmpty, logins.redeem(code) else {
+                return Self.loginForm(status: .unauthorized, note: code.isEmpty ? nil : "That sign-in link was used already or has expired.")
+            }
+            return signedIn()
+        }
+        router.post("/login") { [self] request, _ in
+            var request = request
+            guard let body = try? await request.collectBody(upTo: 1024) else {
+                return Self.text(.contentTooLarge, "a sign-in is a token, not more than 1 KiB")
+            }
+            let form = String(buffer: body)
+            let presented = form.split(separator: "&").first { $0.hasPrefix("token=") }?.dropFirst(6) ?? ""
+            guard let token = access.token, token.matches(presented.removingPercentEncoding ?? String(presented)) else {
+                return Self.loginForm(status: .unauthorized, note: "That is not the token.")
+            }
+            return signedIn()
+        }
+        router.get("/ws") { [self] request, _ in
+            // A refused upgrade gets Hummingbird's bare 400; a plain GET of /ws says why.
+            if let denial = access.checkWebSocket(headers: Self.headers(request.head)) { return Self.deny(denial) }
+            if clients.count >= settings.maxClients {
+                return Self.text(.serviceUnavailable, "\(settings.maxClients) WebSocket clients are connected already (max-clients in [http])")
+            }
+            return Self.text(.badRequest, "this is the dashboard's WebSocket: connect with a WebSocket client")
+        }
+        router.get("/api/status") { [self] _, _ in
+            let health = feed.healthLine ?? "null"
+            return Self.json(
+                "{\"type\":\"status\",\"protocol\":\(WebProtocol.version),\(feed.infoMembers),\"t\":\(JSONText.number(feed.clockSeconds, 6)),"
+                    + "\"clients\":\(clients.count),\"max_clients\":\(settings.maxClients),\"allow_control\":\(settings.allowControl),"
+                    + "\"health\":\(health),\"gpio\":\(gpioJSON)}")
+        }
+        router.get("/api/motion") { [self] _, _ in
+            // The next device motion (a subscription for one line: the chip may be asleep).
+            let line = await Self.offThread { [feed] in
+                let subscription = feed.subscribe([.motion], motionDivisor: 1, eventTypes: nil)
+                defer { subscription.cancel() }
+                return subscription.next(timeoutSeconds: 2)?.line
+            }
+            guard let line else { return Self.text(.serviceUnavailable, "no device motion within 2 s") }
+            return Self.json(line)
+        }
+        router.get("/api/calibration") { [self] _, _ in
+            Self.json("{\"type\":\"calibration_status\",\"calibration\":{\(daemon.calibrationMembers())},"
+                + "\"directory\":\(JSONText.string(daemon.calibrationDirectory)),\"running\":\(calibration.lastLine ?? "null")}")
+        }
+        router.post("/api/calibration/{kind}") { [self] request, context in
+            var request = request
+            if let denial = access.checkControl(headers: Self.headers(request.head)) { return Self.deny(denial) }
+            guard (try? await request.collectBody(upTo: settings.maxMessageBytes)) != nil else {
+                return Self.text(.contentTooLarge, "the body may be at most \(settings.maxMessageBytes) bytes")
+            }
+            let name = context.parameters.get("kind") ?? ""
+            if name == "cancel" {
+                calibration.cancel(reason: "cancelled from the page")
+                return Self.json("{\"ok\":true}")
+            }
+            guard let kind = CalibrationKind(rawValue: name) else {
+                return Self.text(.notFound, "no calibration \"\(name)\" (gyroscope, accelerometer, magnetometer, cancel)")
+            }
+            switch calibration.start(kind) {
+            case .success: return Self.json("{\"ok\":true,\"kind\":\"\(kind.rawValue)\"}", status: .accepted)
+            case .failure(let refusal): return Self.text(.conflict, refusal.description)
+            }
+        }
+        return router
+    }
+
+    private func signedIn() -> Response {
+        var response = Response(status: .seeOther, headers: [.location: "/", .cacheControl: "no-store"])
+        if let cookie = access.signInCookie() { response.headers[.setCookie] = cookie }
+        return response
+    }
+
+    // MARK: Responses
+
+    static func securityHeaders(_ contentType: String) -> HTTPFields {
+        [
+            .contentType: contentType,
+            .cacheControl: "no-cache",
+            HTTPField.Name("X-Content-Type-Options")!: "nosniff",
+            // Only our own files and our own WebSocket; never framed (the buttons calibrate).
+            HTTPField.Name("Content-Security-Policy")!: "default-src 'self'; connect-src 'self'; img-src 'self' data:; frame-ancestors 'none'",
+        ]
+    }
+
+    static func page(_ asset: PageAssets.Asset) -> Response {
+        Response(status: .ok, headers: securityHeaders(asset.contentType), body: .init(byteBuffer: ByteBuffer(string: asset.text)))
+    }
+
+    static func json(_ text: String, status: HTTPResponse.Status = .ok) -> Response {
+        Response(status: status, headers: securityHeaders("application/json"), body: .init(byteBuffer: ByteBuffer(string: text + "\n")))
+    }
+
+    /// An error as `{"error": …}`.
+    static func text(_ status: HTTPResponse.Status, _ message: String) -> Response {
+        json(JSONText.error(message), status: status)
+    }
+
+    static func deny(_ denial: WebAccess.Denial) -> Response {
+        if denial.status == 401 { return loginForm(status: .unauthorized, note: nil, message: denial.message) }
+        return text(HTTPResponse.Status(code: denial.status), denial.message)
+    }
+
+    /// 401 with a small page to paste the token into (a browser without the cookie sees this).
+    static func loginForm(status: HTTPResponse.Status, note: String?, message: String? = nil) -> Response {
+        let escaped = (note ?? "").replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+        let html = """
+            <!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+            <title>imu: sign in</title></head><body style="font-family: sans-serif; max-width: 32em; margin: 3em auto; padding: 0 1em">
+            <h1>imu dashboard</h1><p>\(escaped)</p>
+            <p>This dashboard needs its token. Open the sign-in link <code>imu run</code> printed when it made the token, or paste the token
+            (<code>sudo cat /var/lib/imu/http-token</code> for the service):</p>
+            <form method="post" action="/login"><input name="token" size="40" autocomplete="off" aria-label="token"> <button>Sign in</button></form>
+            </body></html>
+            """
+        var headers = securityHeaders("text/html; charset=utf-8")
+        headers[.wwwAuthenticate] = "Bearer realm=\"imu\""
+        if let message { headers[HTTPField.Name("X-IMU-Error")!] = message }
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: html)))
+    }
+
+    /// Runs blocking work (a subscription's wait) on its own thread, not on the concurrency pool.
+    static func offThread<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(returning: work()) }
+        }
+    }
+}
+
+/// Refuses every request without read access, before any route runs (sign-in excepted).
+struct AccessMiddleware: RouterMiddleware {
+    typealias Context = BasicRequestContext
+    let access: WebAccess
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        if request.uri.path != "/login", let denial = access.checkRead(headers: Dashboard.headers(request.head)) {
+            return Dashboard.deny(denial)
+        }
+        return try await next(request, context)
+    }
+}

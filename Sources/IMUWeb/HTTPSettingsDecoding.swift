@@ -1,0 +1,55 @@
+import IMUConfigFile
+
+extension HTTPSettings {
+    /// The `[http]` table of a rules file, checked like the rest of it (file:line:column and what
+    /// was expected), or nil when the file has none.
+    public static func load(fromConfigFile path: String) throws(ConfigFileError) -> HTTPSettings? {
+        try parse(try readConfigurationText(path, what: "rules file"), file: path)
+    }
+
+    public static func parse(_ text: String, file: String) throws(ConfigFileError) -> HTTPSettings? {
+        try HTTPTableDecoder(text: text, file: file).decode()
+    }
+}
+
+struct HTTPTableDecoder: TOMLSchemaDecoder {
+    let file: String
+    let locator: TOMLLocator
+
+    init(text: String, file: String) throws(ConfigFileError) {
+        self.file = file
+        self.locator = TOMLLocator(root: try Self.parseRoot(text, file: file))
+    }
+
+    static let keys = ["listen", "allow-control", "max-clients"]
+
+    static let expected: [String: String] = [
+        "http": "a table, written [http]",
+        "listen": "an address and port like \"127.0.0.1:8080\", \"0.0.0.0:8080\" or \"[::]:8080\"",
+        "allow-control": "true or false",
+        "max-clients": "a whole number of connections from 1 to 64",
+    ]
+
+    func decode() throws(ConfigFileError) -> HTTPSettings? {
+        guard let value = locator.root["http"] else { return nil }
+        guard let t = value.table else { throw mustBe("http", value, table: nil, index: nil) }
+        let table = "http"
+        try checkKeys(t, allowed: Self.keys, table: table, index: nil, what: "[http]")
+        let listen = try string(t, "listen", required: true, table: table)!
+        let address: (host: String, port: Int)
+        switch HTTPSettings.parseAddress(listen) {
+        case .success(let parsed): address = parsed
+        case .failure(let problem): throw error("`listen` in [http] \(problem.reason), found \"\(listen)\"", key: "listen", table: table)
+        }
+        var settings = HTTPSettings(host: address.host, port: address.port)
+        if let value = t["allow-control"] {
+            guard let flag = value.bool else { throw mustBe("allow-control", value, table: table, index: nil) }
+            settings.allowControl = flag
+        }
+        if let clients = try integer(t, "max-clients", required: false, table: table) {
+            guard (1...64).contains(clients) else { throw mustBe("max-clients", t["max-clients"]!, table: table, index: nil) }
+            settings.maxClients = clients
+        }
+        return settings
+    }
+}

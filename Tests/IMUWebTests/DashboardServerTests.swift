@@ -1,0 +1,197 @@
+import Foundation
+import IMUCalibration
+import Logging
+import Testing
+@testable import IMUWeb
+
+/// The server over real sockets: the page, the API, the WebSocket protocol, the token, read-only,
+/// and the limits. Each test serves on a port the kernel picks.
+@Suite(.serialized) struct DashboardServerTests {
+    static func serve(_ settings: HTTPSettings, feed: ScriptedFeed = ScriptedFeed()) throws -> (Dashboard, String) {
+        let state = NSTemporaryDirectory() + "imu-web-\(getpid())-\(UUID().uuidString)"
+        let daemon = DaemonLink(
+            chip: ChipIdentity(chip: "LSM9DS1", board: "sense-hat", bus: "twin", address: 0x6A), hasMagnetometer: true,
+            calibrationDirectory: state + "/calibration", applyCalibration: { _ in },
+            calibrationMembers: { "\"gyroscope\":\"uncalibrated\"" })
+        let dashboard = try Dashboard(settings: settings, feed: feed, daemon: daemon, stateDirectory: state, log: Logger(label: "test"))
+        try dashboard.start()
+        return (dashboard, state)
+    }
+
+    @Test func thePageAndTheAPIAreServedOnLoopbackWithoutAToken() throws {
+        let (dashboard, state) = try Self.serve(HTTPSettings(host: "127.0.0.1", port: 0))
+        defer { dashboard.stop(); try? FileManager.default.removeItem(atPath: state) }
+        let port = dashboard.boundPort
+        #expect(port > 0)
+        for (path, type, needle) in [("/", "text/html", "<canvas id=\"graph-attitude\""), ("/dashboard.js", "text/javascript", "imuDashboard"),
+                                     ("/dashboard.css", "text/css", "#board")] {
+            let c = try RawConnection(port: port)
+            try c.send(get(path, port: port))
+            let r = try c.response()
+            #expect(r.status == 200, "\(path)")
+            #expect(r.headers["content-type"]?.hasPrefix(type) == true, "\(path)")
+            #expect(r.body.contains(needle), "\(path)")
+            #expect(r.headers["content-security-policy"]?.contains("frame-ancestors 'none'") == true)
+        }
+        let c = try RawConnection(port: port)
+        try c.send(get("/api/status", port: port))
+        let status = try c.response()
+        #expect(status.status == 200)
+        #expect(status.body.contains("\"chip\":\"LSM9DS1\"") && status.body.contains("\"allow_control\":false"))
+        let m = try RawConnection(port: port)
+        try m.send(get("/api/motion", port: port))
+        let motion = try m.response()
+        #expect(motion.status == 200 && motion.body.hasPrefix("{\"t\":") && motion.body.contains("\"quat_w\""))
+        // DNS rebinding: a foreign Host is refused even on loopback.
+        let r = try RawConnection(port: port)
+        try r.send("GET /api/status HTTP/1.1\r\nHost: evil.example:\(port)\r\nConnection: close\r\n\r\n")
+        #expect(try r.response().status == 421)
+        // No token is made for a loopback server.
+        #expect(!FileManager.default.fileExists(atPath: state + "/http-token"))
+    }
+
+    @Test func theWebSocketSaysHelloThenSendsWhatWasSubscribed() throws {
+        let (dashboard, state) = try Self.serve(HTTPSettings(host: "127.0.0.1", port: 0))
+        defer { dashboard.stop(); try? FileManager.default.removeItem(atPath: state) }
+        let c = try RawConnection(port: dashboard.boundPort)
+        try c.send(webSocketUpgrade(port: dashboard.boundPort))
+        let handshake = try c.response()
+        #expect(handshake.status == 101)
+        // RFC 6455 §1.3's example key and answer.
+        #expect(handshake.headers["sec-websocket-accept"] == "s3pPLMBiTxaQ9kYGzzhZRbK+xOo=")
+        let hello = try #require(c.text())
+        #expect(hello.hasPrefix("{\"type\":\"hello\",\"protocol\":1,") && hello.contains("\"streams\":[\"samples\",\"motion\""))
+        try c.sendText(#"{"subscribe":["gps"]}"#)
+        #expect(c.text()?.hasPrefix("{\"error\":\"unknown stream \\\"gps\\\"") == true)
+        try c.sendText(#"{"subscribe":["motion"],"rate_hz":25}"#)
+        let first = try #require(c.text())
+        let second = try #require(c.text())
+        #expect(first.contains("\"quat_w\"") && second.contains("\"quat_w\""))
+        // rate_hz 25 of a 50 Hz engine: every second motion (t 0.04 s apart).
+        let t = [first, second].map { Double($0.split(separator: ",")[0].dropFirst(5))! }
+        #expect(abs(t[1] - t[0] - 0.04) < 1e-9)
+    }
+
+    @Test func offLoopbackEverythingNeedsTheToken() throws {
+        let (dashboard, state) = try Self.serve(HTTPSettings(host: "0.0.0.0", port: 0))
+        defer { dashboard.stop(); try? FileManager.default.removeItem(atPath: state) }
+        let port = dashboard.boundPort
+        let token = try #require(dashboard.access.token)
+        #expect(token.created && FileManager.default.fileExists(atPath: state + "/http-token"))
+        for path in ["/", "/dashboard.js", "/api/status", "/api/motion", "/api/calibration"] {
+            let c = try RawConnection(port: port)
+            try c.send(get(path, port: port))
+            let r = try c.response()
+            #expect(r.status == 401, "\(path)")
+            #expect(r.headers["www-authenticate"] == "Bearer realm=\"imu\"")
+        }
+        // The WebSocket refuses too: no upgrade (Hummingbird's upgrader answers every refused
+        // upgrade with 400 and closes); a plain GET of /ws says why.
+        let w = try RawConnection(port: port)
+        try w.send(webSocketUpgrade(port: port))
+        let refusedUpgrade = try w.response()
+        #expect(refusedUpgrade.status == 400 && refusedUpgrade.headers["connection"] == "close", "\(refusedUpgrade)")
+        let why = try RawConnection(port: port)
+        try why.send(get("/ws", port: port))
+        #expect(try why.response().status == 401)
+        // With the token as a bearer header: served, and the WebSocket upgrades.
+        let b = try RawConnection(port: port)
+        try b.send(get("/api/status", port: port, headers: ["Authorization": "Bearer \(token.value)"]))
+        #expect(try b.response().status == 200)
+        let wb = try RawConnection(port: port)
+        try wb.send(webSocketUpgrade(port: port, headers: ["Authorization": "Bearer \(token.value)"]))
+        #expect(try wb.response().status == 101)
+        // The one-time link sets the cookie once; the cookie then opens the page.
+        let link = try #require(dashboard.signInLink())
+        let path = String(link[link.range(of: "/login")!.lowerBound...])
+        let l = try RawConnection(port: port)
+        try l.send(get(path, port: port))
+        let signedIn = try l.response()
+        #expect(signedIn.status == 303 && signedIn.headers["location"] == "/")
+        let cookie = try #require(signedIn.headers["set-cookie"]?.split(separator: ";").first.map(String.init))
+        #expect(cookie == "imu_token=\(token.value)")
+        let again = try RawConnection(port: port)
+        try again.send(get(path, port: port))
+        #expect(try again.response().status == 401)
+        let page = try RawConnection(port: port)
+        try page.send(get("/", port: port, headers: ["Cookie": cookie]))
+        #expect(try page.response().status == 200)
+        // A WebSocket from another site is refused even with the cookie.
+        let foreign = try RawConnection(port: port)
+        try foreign.send(webSocketUpgrade(port: port, headers: ["Cookie": cookie, "Origin": "http://evil.example"]))
+        #expect(try foreign.response().status == 400)
+        let foreignWhy = try RawConnection(port: port)
+        try foreignWhy.send(get("/ws", port: port, headers: ["Cookie": cookie, "Origin": "http://evil.example"]))
+        #expect(try foreignWhy.response().status == 403)
+    }
+
+    @Test func readOnlyUnlessControlIsAllowed() throws {
+        let (readOnly, state) = try Self.serve(HTTPSettings(host: "127.0.0.1", port: 0))
+        defer { readOnly.stop(); try? FileManager.default.removeItem(atPath: state) }
+        let json = ["Content-Type": "application/json"]
+        let c = try RawConnection(port: readOnly.boundPort)
+        try c.send(request("POST", "/api/calibration/gyroscope", port: readOnly.boundPort, headers: json, body: "{}"))
+        let r = try c.response()
+        #expect(r.status == 403 && r.body.contains("allow-control"))
+
+        let (control, state2) = try Self.serve(HTTPSettings(host: "127.0.0.1", port: 0, allowControl: true))
+        defer { control.stop(); try? FileManager.default.removeItem(atPath: state2) }
+        let port = control.boundPort
+        // A form post from another site (no JSON type, or a foreign Origin) is refused.
+        let form = try RawConnection(port: port)
+        try form.send(request("POST", "/api/calibration/gyroscope", port: port, headers: ["Content-Type": "application/x-www-form-urlencoded"], body: "a=b"))
+        #expect(try form.response().status == 415)
+        let foreign = try RawConnection(port: port)
+        try foreign.send(request("POST", "/api/calibration/gyroscope", port: port, headers: json.merging(["Origin": "http://evil.example"]) { $1 }, body: "{}"))
+        #expect(try foreign.response().status == 403)
+        let unknown = try RawConnection(port: port)
+        try unknown.send(request("POST", "/api/calibration/compass", port: port, headers: json, body: "{}"))
+        #expect(try unknown.response().status == 404)
+        let big = try RawConnection(port: port)
+        try big.send(request("POST", "/api/calibration/gyroscope", port: port, headers: json, body: String(repeating: " ", count: 20_000) + "{}"))
+        #expect(try big.response().status == 413)
+    }
+
+    @Test func limitsHold() throws {
+        let feed = ScriptedFeed()
+        let (dashboard, state) = try Self.serve(HTTPSettings(host: "127.0.0.1", port: 0, maxClients: 2), feed: feed)
+        defer { dashboard.stop(); try? FileManager.default.removeItem(atPath: state) }
+        let port = dashboard.boundPort
+        var open: [RawConnection] = []
+        for _ in 0..<2 {
+            let c = try RawConnection(port: port)
+            try c.send(webSocketUpgrade(port: port))
+            #expect(try c.response().status == 101)
+            _ = c.text()
+            open.append(c)
+        }
+        let third = try RawConnection(port: port)
+        try third.send(webSocketUpgrade(port: port))
+        #expect(try third.response().status == 400, "the third upgrade")
+        let thirdWhy = try RawConnection(port: port)
+        try thirdWhy.send(get("/ws", port: port))
+        let refused = try #require(try? thirdWhy.response(), "GET /ws with an Upgrade header")
+        #expect(refused.status == 503 && refused.body.contains("max-clients"), "\(refused)")
+        // An oversize message closes that connection (1009, too big) and nothing else.
+        try open[0].sendText(#"{"subscribe":["motion"]}"#)
+        #expect(open[0].text()?.contains("quat_w") == true)
+        try open[0].sendFrame(Array(repeating: UInt8(ascii: " "), count: 100_000))
+        while open[0].text() != nil {}
+        #expect(open[0].lastClose == 1009)
+        try open[1].sendText(#"{"subscribe":["motion"]}"#)
+        #expect(open[1].text()?.contains("quat_w") == true)
+        // A header larger than the limit is never answered (NIO's decoder stops reading it; the
+        // idle timeout closes the connection), and the others are served meanwhile.
+        let huge = try RawConnection(port: port, receiveTimeout: 1)
+        try? huge.send("GET / HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nX-Big: \(String(repeating: "a", count: 40_000))\r\n\r\n")
+        #expect(throws: RawError.self) { try huge.response() }
+        // The closed client's slot and subscription are given back.
+        open.removeFirst()
+        let deadline = Date(timeIntervalSinceNow: 10)
+        while dashboard.clients.count > 1 || feed.subscriptions > 1, Date() < deadline { usleep(10_000) }
+        #expect(dashboard.clients.count == 1 && feed.subscriptions == 1)
+        let fourth = try RawConnection(port: port)
+        try fourth.send(webSocketUpgrade(port: port))
+        #expect(try fourth.response().status == 101)
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+import Testing
+@testable import IMUConfigFile
+@testable import IMUWeb
+
+@Suite struct HTTPSettingsTests {
+    @Test func addressesAreHostAndPort() throws {
+        #expect(try HTTPSettings.parseAddress("127.0.0.1:8080").get() == ("127.0.0.1", 8080))
+        #expect(try HTTPSettings.parseAddress("0.0.0.0:80").get() == ("0.0.0.0", 80))
+        #expect(try HTTPSettings.parseAddress("[::1]:8080").get() == ("::1", 8080))
+        #expect(try HTTPSettings.parseAddress("[::]:9000").get() == ("::", 9000))
+        #expect(try HTTPSettings.parseAddress("localhost:8080").get() == ("127.0.0.1", 8080))
+        for bad in ["8080", "127.0.0.1", "127.0.0.1:0", "127.0.0.1:65536", "pi.local:8080", "[::1]8080", "[zz]:80", "1.2.3:80", ":80"] {
+            #expect(throws: HTTPSettings.AddressProblem.self, "\(bad)") { try HTTPSettings.parseAddress(bad).get() }
+        }
+    }
+
+    @Test func loopbackIsThisMachineOnly() {
+        #expect(HTTPSettings(host: "127.0.0.1", port: 1).isLoopback)
+        #expect(HTTPSettings(host: "127.1.2.3", port: 1).isLoopback)
+        #expect(HTTPSettings(host: "::1", port: 1).isLoopback)
+        #expect(!HTTPSettings(host: "0.0.0.0", port: 1).isLoopback)
+        #expect(!HTTPSettings(host: "::", port: 1).isLoopback)
+        #expect(!HTTPSettings(host: "192.168.1.5", port: 1).isLoopback)
+    }
+
+    @Test func theTableIsCheckedWithFileAndLine() throws {
+        let good = """
+            [[rule]]
+            name = "x"
+
+            [http]
+            listen = "0.0.0.0:8080"
+            allow-control = true
+            max-clients = 12
+            """
+        let settings = try #require(try HTTPSettings.parse(good, file: "r.toml"))
+        #expect(settings == HTTPSettings(host: "0.0.0.0", port: 8080, allowControl: true, maxClients: 12))
+        #expect(try HTTPSettings.parse("[[rule]]\nname = \"x\"\n", file: "r.toml") == nil)
+
+        func refusal(_ text: String) -> String {
+            do {
+                _ = try HTTPSettings.parse(text, file: "r.toml")
+                return "accepted"
+            } catch {
+                return "\(error)"
+            }
+        }
+        #expect(refusal("[http]\nlisten = \"pi.local:8080\"\n").hasPrefix("r.toml:2:"))
+        #expect(refusal("[http]\nlisten = \"pi.local:8080\"\n").contains("must name an IPv4 address"))
+        #expect(refusal("[http]\nallow-control = true\n").contains("missing required key `listen`"))
+        #expect(refusal("[http]\nlisten = \"127.0.0.1:1\"\nallow_control = true\n") .contains("r.toml:3:1: unknown key `allow_control` in [http]"))
+        #expect(refusal("[http]\nlisten = \"127.0.0.1:1\"\nallow-control = \"yes\"\n").contains("r.toml:3:"))
+        #expect(refusal("[http]\nlisten = \"127.0.0.1:1\"\nmax-clients = 0\n").contains("from 1 to 64"))
+        #expect(refusal("http = 3\n").contains("a table, written [http]"))
+    }
+}
+
+@Suite struct ClientRequestTests {
+    @Test func subscriptionsNameStreamsRateAndEventTypes() throws {
+        let request = try ClientRequest.parse(#"{"subscribe":["motion","events"],"rate_hz":50,"events":["shake","slap"]}"#).get()
+        #expect(request.action == .subscribe([.motion, .events], motionRateHz: 50, eventTypes: ["shake", "slap"]))
+        #expect(try ClientRequest.parse(#"{"unsubscribe":["motion"]}"#).get().action == .unsubscribe([.motion]))
+        #expect(try ClientRequest.parse(#"{"subscribe":["rules","calibration","health"]}"#).get().action
+            == .subscribe([.rules, .calibration, .health], motionRateHz: nil, eventTypes: nil))
+    }
+
+    @Test func badRequestsSayWhatWasExpected() {
+        func message(_ text: String) -> String {
+            if case .failure(let problem) = ClientRequest.parse(text) { return problem.message }
+            return "accepted"
+        }
+        #expect(message("hello") == "not a JSON object")
+        #expect(message("[1]") == "not a JSON object")
+        #expect(message("{}") == "expected one of \"subscribe\" or \"unsubscribe\"")
+        #expect(message(#"{"subscribe":["motion"],"unsubscribe":["motion"]}"#) == "expected one of \"subscribe\" or \"unsubscribe\"")
+        #expect(message(#"{"subscribe":["gps"]}"#).hasPrefix("unknown stream \"gps\""))
+        #expect(message(#"{"subscribe":[]}"#).hasPrefix("\"subscribe\" must be a list of streams"))
+        #expect(message(#"{"subscribe":"motion"}"#).hasPrefix("\"subscribe\" must be a list of streams"))
+        #expect(message(#"{"subscribe":["motion"],"rate_hz":0}"#).hasPrefix("\"rate_hz\" must be"))
+        #expect(message(#"{"subscribe":["motion"],"rate_hz":true}"#).hasPrefix("\"rate_hz\" must be"))
+        #expect(message(#"{"subscribe":["motion"],"rate_hz":"50"}"#).hasPrefix("\"rate_hz\" must be"))
+        #expect(message(#"{"subscribe":["events"],"events":["tap"]}"#).hasPrefix("unknown event type \"tap\""))
+        #expect(message(#"{"subscribe":["events"],"events":"shake"}"#).hasPrefix("\"events\" must be a list"))
+        #expect(message(#"{"subscribe":["motion"],"rate":50}"#).hasPrefix("unknown key \"rate\""))
+    }
+}
