@@ -200,7 +200,7 @@ public final class Daemon: @unchecked Sendable {
             guard case .sample(let raw) = output else { return }
             if let file = gyro.feed(raw, current: inForce, log: { log.notice("\($0)") }) {
                 inForce = file
-                engine.changePipeline { $0.setCalibration(SensorCalibration(file: file)) }
+                engine.setCalibration(SensorCalibration(file: file))
             }
         }
     }

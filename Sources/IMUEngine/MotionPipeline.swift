@@ -53,20 +53,13 @@ public struct MotionPipeline {
         return Step(motion: motion, events: events)
     }
 
-    /// A calibration saved while the engine runs (from the dashboard): used from the next sample;
-    /// the attitude estimate goes on.
+    /// A calibration saved while the engine runs (a gyro bias over MQTT, a calibration from the
+    /// dashboard): used from the next sample; the attitude estimate goes on.
     public mutating func setCalibration(_ calibration: SensorCalibration) {
         self.calibration = calibration
     }
 
     /// Heading changes at least this big are events; nil: none.
-    /// A new calibration from the next sample on (a gyro bias measured while running). The
-    /// fusion filter stays: it was told only whether the compass is calibrated, which a gyro
-    /// bias does not change.
-    public mutating func setCalibration(_ calibration: SensorCalibration) {
-        self.calibration = calibration
-    }
-
     public mutating func setHeadingFilter(degrees: Double?) {
         detector.headingFilter = degrees.map(HeadingFilter.init(minimumChangeDegrees:))
     }
