@@ -62,6 +62,8 @@ struct MQTTTests {
             try await publish(broker, topic: "probe", probe, extra: extra)
             if await subscriber.wait(within: 0.2, until: { $0.contains { $0.payload == probe } }) { return subscriber }
         }
+        // Its reader thread keeps it alive until the process ends: stop it, not just drop it.
+        subscriber.stop()
         throw MosquittoBroker.Failure("the subscriber never saw its probe")
     }
 
