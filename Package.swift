@@ -10,7 +10,8 @@ let package = Package(
             targets: [
                 "IMUBus", "IMUGeometry", "IMUDrivers", "IMUBoards", "IMULinux", "IMUTwin",
                 "IMUFusion", "IMUFusionReference", "IMULog", "IMUGeomagnetism", "IMUCalibration",
-                "IMUMotion", "IMUKit", "IMUTilt", "IMUEvents", "IMURules", "IMUPlot", "IMUMQTT",
+                "IMUMotion", "IMUKit", "IMUTilt", "IMUEvents", "IMURules", "IMUPlot", "IMUMQTT", "IMUShare",
+                "IMUSensorProxy",
             ]
         ),
         .executable(name: "imu", targets: ["imu"]),
@@ -89,6 +90,12 @@ let package = Package(
         ),
         // The daemon's MQTT front end (libmosquitto): events, motion, availability, Home Assistant discovery.
         .target(name: "IMUMQTT", dependencies: ["CMosquitto", "IMUConfigFile"]),
+        // The daemon's local socket: JSON Lines clients (imu stream, Python, …) sharing one engine.
+        .target(name: "IMUShare", dependencies: ["IMUEvents", "IMUGeometry"]),
+        // iio-sensor-proxy's D-Bus interface (net.hadess.SensorProxy) for the desktop's screen
+        // rotation and compass, through libsystemd's sd-bus and a shim for its C macros.
+        .target(name: "CSensorProxyBus", linkerSettings: [.linkedLibrary("systemd")]),
+        .target(name: "IMUSensorProxy", dependencies: ["CSensorProxyBus", "IMUShare", "IMUEvents", "IMUGeometry"]),
         // SVG charts of logs and device motion (imu plot).
         .target(name: "IMUPlot"),
         // Calibration: gyro bias, six-pose accelerometer, magnetometer ellipsoid fit, sphere
@@ -157,6 +164,7 @@ let package = Package(
         .testTarget(name: "IMUPlotTests", dependencies: ["IMUPlot"]),
         .testTarget(name: "IMURulesTests", dependencies: ["IMURules", "IMUEvents", "IMUConfigFile", "IMUTwin", "IMUBus"]),
         .testTarget(name: "IMUMQTTTests", dependencies: ["IMUMQTT", "IMUConfigFile"]),
+        .testTarget(name: "IMUShareTests", dependencies: ["IMUShare", "IMUEvents", "IMUGeometry", "IMUSensorProxy"]),
         .testTarget(name: "IMUCalibrationTests", dependencies: ["IMUCalibration", "IMUGeometry", "IMUConfigFile"]),
     ],
     swiftLanguageModes: [.v6]
@@ -202,6 +210,7 @@ if Context.environment["IMU_FUZZ"] != nil {
         ("CalibrationFileFuzz", ["IMUCalibration"]),
         ("RegisterDecodeFuzz", ["IMUDrivers", "IMUBus"]),
         ("TOMLFuzz", ["IMUConfigFile"]),
+        ("ShareRequestFuzz", ["IMUShare"]),
     ]
     for target in fuzzTargets {
         package.targets.append(
