@@ -10,8 +10,8 @@ let package = Package(
             targets: [
                 "IMUBus", "IMUGeometry", "IMUDrivers", "IMUBoards", "IMULinux", "IMUTwin",
                 "IMUFusion", "IMUFusionReference", "IMULog", "IMUGeomagnetism", "IMUCalibration",
-                "IMUMotion", "IMUKit", "IMUTilt", "IMUEvents", "IMURules", "IMUPlot", "IMUMQTT", "IMUShare",
-                "IMUSensorProxy",
+                "IMUMotion", "IMUKit", "IMUTilt", "IMUEvents", "IMURules", "IMUPlot", "IMUMQTT",
+                "IMUFormats", "IMUEngine", "IMUDevices", "IMUDaemon", "IMUShare", "IMUSensorProxy",
             ]
         ),
         .executable(name: "imu", targets: ["imu"]),
@@ -71,12 +71,35 @@ let package = Package(
             name: "IMUMotion",
             dependencies: ["IMUGeometry", "IMUGeomagnetism", "IMUDrivers", "IMUFusion", "IMUFusionReference"]
         ),
+        // Text for samples and device motion: the table, CSV and JSON Lines every output shares.
+        .target(name: "IMUFormats", dependencies: ["IMUGeometry", "IMUDrivers", "IMUMotion"]),
+        // The one engine: acquisition (FIFO, low power, outages) → calibration → fusion →
+        // recognisers on its own thread, typed outputs to any number of subscribers.
+        .target(
+            name: "IMUEngine",
+            dependencies: [
+                "IMUBus", "IMUGeometry", "IMUDrivers", "IMUBoards", "IMUCalibration", "IMUMotion", "IMUEvents", "IMUFormats",
+            ]
+        ),
+        // Platforms at the edge: opening an IMU on Linux (/dev/i2c-N, the header's GPIO chip) or
+        // the digital twin, as the engine's `IMUDevice`.
+        .target(name: "IMUDevices", dependencies: ["IMUBus", "IMUBoards", "IMUDrivers", "IMUCalibration", "IMULinux", "IMUTwin", "IMUEngine", "IMUKit"]),
         // The motion manager (Core Motion's CMMotionManager): one per IMU, pull and push delivery,
-        // and the acquisition loop the CLI's live commands share.
+        // a subscriber of the engine.
         .target(
             name: "IMUKit",
             dependencies: [
-                "IMUBus", "IMUDrivers", "IMUBoards", "IMULinux", "IMUTwin", "IMUGeometry", "IMUMotion", "IMUCalibration",
+                "IMUBus", "IMUDrivers", "IMUBoards", "IMUGeometry", "IMUMotion", "IMUCalibration", "IMUEngine",
+            ]
+        ),
+        // The daemon (`imu run`) as a library type: one engine, the rules and their actions,
+        // reload, MQTT, and the front ends later issues add.
+        .target(
+            name: "IMUDaemon",
+            dependencies: [
+                "IMUBus", "IMUBoards", "IMUDrivers", "IMUEngine", "IMUEvents", "IMURules", "IMUMQTT", "IMUConfigFile",
+                "IMUMotion", "IMUFormats",
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // Tilt to push (UIKit's push behaviour from gravity) and a small 2D physics stepper.
@@ -91,7 +114,7 @@ let package = Package(
         // The daemon's MQTT front end (libmosquitto): events, motion, availability, Home Assistant discovery.
         .target(name: "IMUMQTT", dependencies: ["CMosquitto", "IMUConfigFile"]),
         // The daemon's local socket: JSON Lines clients (imu stream, Python, …) sharing one engine.
-        .target(name: "IMUShare", dependencies: ["IMUEvents", "IMUGeometry"]),
+        .target(name: "IMUShare", dependencies: ["IMUEvents", "IMUGeometry", "IMUEngine"]),
         // iio-sensor-proxy's D-Bus interface (net.hadess.SensorProxy) for the desktop's screen
         // rotation and compass, through libsystemd's sd-bus and a shim for its C macros.
         .target(name: "CSensorProxyBus", linkerSettings: [.linkedLibrary("systemd")]),
@@ -115,15 +138,23 @@ let package = Package(
                 "IMUBus", "IMUDrivers", "IMUBoards", "IMULinux", "IMUTwin",
                 "IMUFusion", "IMUFusionReference", "IMULog", "IMUMotion", "IMUKit", "IMUGeometry", "IMUGeomagnetism",
                 "IMUCalibration", "IMUEvents", "IMURules", "IMUPlot", "IMUTilt", "IMUMQTT",
+                "IMUFormats", "IMUEngine", "IMUDevices", "IMUDaemon", "IMUShare", "IMUSensorProxy",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .executableTarget(name: "imu", dependencies: ["IMUCommands"]),
         // The motion manager example of Docs/core-motion.md, kept compiling with the package.
-        .executableTarget(name: "motion-example", dependencies: ["IMUKit", "IMUMotion", "IMUTwin"], path: "Examples/MotionExample"),
+        .executableTarget(name: "motion-example", dependencies: ["IMUKit", "IMUMotion", "IMUTwin", "IMUDevices"], path: "Examples/MotionExample"),
 
         .testTarget(name: "IMUBusTests", dependencies: ["IMUBus"]),
+        .testTarget(
+            name: "IMUEngineTests",
+            dependencies: [
+                "IMUEngine", "IMUDevices", "IMUTwin", "IMUBus", "IMUDrivers", "IMUEvents", "IMUFormats", "IMUDaemon",
+                "IMURules", .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .testTarget(
             name: "IMUGeometryTests",
             dependencies: ["IMUGeometry", .product(name: "PropertyBased", package: "swift-property-based")]
@@ -133,7 +164,10 @@ let package = Package(
         .testTarget(name: "IMUBoardsTests", dependencies: ["IMUBoards", "IMUConfigFile"]),
         .testTarget(name: "IMUConfigFileTests", dependencies: ["IMUConfigFile"]),
         .testTarget(name: "IMUTwinTests", dependencies: ["IMUTwin", "IMUBus"]),
-        .testTarget(name: "IMUCommandsTests", dependencies: ["IMUCommands", "imu"]),
+        .testTarget(
+            name: "IMUCommandsTests",
+            dependencies: ["IMUCommands", "imu", "IMUEngine", "IMUDevices", "IMUFormats", "IMUDaemon"]
+        ),
         .testTarget(
             name: "IMUFusionTests",
             dependencies: [
@@ -152,7 +186,10 @@ let package = Package(
         ),
         .testTarget(
             name: "IMUKitTests",
-            dependencies: ["IMUKit", "IMUTwin", "IMUBus", "IMUDrivers", "IMUMotion", "IMUGeometry", "IMUCalibration", "IMUBoards"]
+            dependencies: [
+                "IMUKit", "IMUTwin", "IMUBus", "IMUDrivers", "IMUMotion", "IMUGeometry", "IMUCalibration", "IMUBoards", "IMUEngine",
+                "IMUDevices",
+            ]
         ),
         .testTarget(
             name: "IMUTiltTests",

@@ -6,6 +6,9 @@ import IMUFusionReference
 import IMUGeometry
 import IMULog
 import IMUTwin
+import IMUDevices
+import IMUEngine
+import IMUFormats
 
 /// `imu bench`: how accurate and how fast the fusion is.
 struct BenchCommand: ParsableCommand {

@@ -5,6 +5,9 @@ import IMUEvents
 import IMURules
 import IMUTwin
 import Logging
+import IMUDevices
+import IMUEngine
+import IMUFormats
 
 /// `imu bench events`: the event acceptance figures as markdown tables. The recogniser
 /// timings come from the twin in virtual time (`EventTrials`, the figures the tests bound); the
@@ -103,7 +106,7 @@ struct BenchEventsCommand: ParsableCommand {
         print()
     }
 
-    /// `imu run`'s dispatch (the same `RunCommand.run`) on the twin in real time: shake began
+    /// `imu run`'s dispatch (the rules' `ActionRunner`, fired from the engine's thread as the daemon does) on the twin in real time: shake began
     /// toggles GPIO17 and pulses GPIO22, shake ended pulses GPIO27. Latency: the completing sample's timestamp to
     /// the line's change, both on the twin's clock (CLOCK_MONOTONIC).
     private func actions() throws {
@@ -115,22 +118,18 @@ struct BenchEventsCommand: ParsableCommand {
             Rule(name: "pulse on began", trigger: .shake(phase: .began), actions: [.gpio(.lineName("GPIO22"), .pulse(milliseconds: pulse))]),
         ]
         let runner = try ActionRunner(rules: rules, chip: twin.gpio, headerPins: [:])
-        var engine = RuleEngine(rules: rules)
-        var pipeline = EventPipeline(calibration: try AppliedCalibration(for: nil), magnetometer: session.driver.capabilities.magnetometer)
-        let log = Logger(label: "bench") { _ in SwiftLogNoOpLogHandler() }
+        var ruleEngine = RuleEngine(rules: rules)
+        let engine = try MotionEngine.forCommand(device: session, rateHz: 100, duration: seconds, calibrated: false)
         var fired: [(line: Int, time: Double)] = []
-        let stream = SampleStream(session: session, rate: 100, duration: seconds)
-        _ = try stream.configure()
-        try stream.run { sample in
-            for event in pipeline.update(sample) {
-                for rule in engine.fire(event) {
-                    RunCommand.run(rule, for: event, runner: runner, log: log)
-                    let line: Int = switch rule.name { case "toggle": 17; case "pulse": 27; default: 22 }
-                    fired.append((line, event.timestamp))
-                }
+        engine.observe([.events]) { output in
+            guard case .event(let event) = output else { return }
+            for rule in ruleEngine.fire(event) {
+                _ = runner.run(rule, for: event) { _ in }
+                let line: Int = switch rule.name { case "toggle": 17; case "pulse": 27; default: 22 }
+                fired.append((line, event.timestamp))
             }
-            return false
         }
+        try engine.runForCommand()
         session.clock.sleep(seconds: Double(pulse) / 1000 + 0.1)  // the last pulse ends
 
         var latencies: [Double] = []

@@ -7,6 +7,9 @@ import IMUGeomagnetism
 import IMUGeometry
 import IMUKit
 import IMULog
+import IMUDevices
+import IMUEngine
+import IMUFormats
 
 /// `imu calibrate`: gyro bias, six-pose accelerometer, figure-eight magnetometer; stored per chip.
 struct CalibrateCommand: ParsableCommand {

@@ -4,6 +4,9 @@ import IMUBus
 import IMUCalibration
 import IMUDrivers
 import IMULog
+import IMUDevices
+import IMUEngine
+import IMUFormats
 
 /// What every `imu calibrate` step shares: where samples come from (a live IMU or a recorded
 /// log), which chip the result belongs to, and how the result is saved and reported.
@@ -40,21 +43,19 @@ struct CalibrationOptions: ParsableArguments {
 
     /// The log, or a live session configured at `rate`; the twin moves through `simScenario`
     /// unless another scenario is named.
-    func open(rate: Double, simScenario: String) throws -> (CalibrationSource, SampleStream?) {
+    func open(rate: Double, simScenario: String) throws -> (CalibrationSource, RawSamples?) {
         if let replay {
             return (.replay(try LogInput.read(replay), path: replay), nil)
         }
         let session = try source.open(defaultScenario: simScenario)
-        let stream = SampleStream(session: session, rate: rate)
-        _ = try stream.configure()
-        return (.live(session), stream)
+        return (.live(session), try RawSamples(device: session, rate: rate))
     }
 }
 
 /// Samples for a calibration step, from a log or from the live stream.
 enum CalibrationSource {
     case replay(ReplayLog, path: String)
-    case live(HardwareSession)
+    case live(IMUDevice)
 
     /// The chip the calibration is for: the session's, or the one a log's metadata names.
     var chipIdentity: ChipIdentity? {

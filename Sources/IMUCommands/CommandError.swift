@@ -1,3 +1,6 @@
+import IMUDevices
+import IMUEngine
+import IMUFormats
 /// An error the `imu` command reports in words and ends with a non-zero status.
 struct CommandError: Error, CustomStringConvertible {
     var description: String

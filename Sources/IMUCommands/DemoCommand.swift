@@ -1,4 +1,7 @@
 import ArgumentParser
+import IMUDevices
+import IMUEngine
+import IMUFormats
 
 /// `imu demo`: small programs that show what motion data is good for.
 struct DemoCommand: ParsableCommand {

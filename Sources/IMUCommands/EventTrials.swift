@@ -7,6 +7,9 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import IMUDevices
+import IMUEngine
+import IMUFormats
 
 /// The acceptance trials for events, on the twin in virtual time: motions whose onsets
 /// and ends are known, run through what `imu events --sim` runs (driver, fusion, recognisers;
@@ -18,15 +21,13 @@ enum EventTrials {
 
     /// Runs `scenario` for `seconds` of virtual time on `board`; returns every event.
     static func events(_ scenario: any MotionScenario, seconds: Double, board: String = "sim", rate: Double = 100) throws -> [MotionEvent] {
-        let session = try Hardware.openSimulated(scenario: scenario, errors: "typical", board: board, virtualTime: true)
-        var pipeline = EventPipeline(calibration: try AppliedCalibration(for: nil), magnetometer: session.driver.capabilities.magnetometer)
+        let device = try Hardware.openSimulated(scenario: scenario, errors: "typical", board: board, virtualTime: true)
+        let engine = try MotionEngine.forCommand(device: device, rateHz: rate, duration: seconds, calibrated: false)
         var found: [MotionEvent] = []
-        let stream = SampleStream(session: session, rate: rate, duration: seconds)
-        _ = try stream.configure()
-        try stream.run { sample in
-            found += pipeline.update(sample)
-            return false
+        engine.observe([.events]) { output in
+            if case .event(let event) = output { found.append(event) }
         }
+        try engine.runForCommand()
         return found
     }
 

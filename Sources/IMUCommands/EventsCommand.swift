@@ -4,6 +4,9 @@ import IMUDrivers
 import IMUEvents
 import IMULog
 import IMUMotion
+import IMUDevices
+import IMUEngine
+import IMUFormats
 
 /// `imu events`: shakes, orientation changes, slaps (and heading changes) as they happen, or from
 /// a recording.
@@ -77,45 +80,32 @@ struct EventsCommand: ParsableCommand {
 
         if let replay, let recording {
             if recording.report.skippedTotal > 0 { printToStandardError("imu: \(recording.report)") }
-            var pipeline = EventPipeline(
-                calibration: try AppliedCalibration(for: CalibrationSource.replay(recording, path: replay).chipIdentity),
+            var pipeline = MotionPipeline(
+                calibration: try SensorCalibration.forCommand(CalibrationSource.replay(recording, path: replay).chipIdentity),
                 magnetometer: recording.samples.contains { $0.magneticField != nil }, headingFilterDegrees: headingFilter)
             let start = recording.samples.first?.timestamp ?? 0
             for sample in recording.samples {
                 if StopSignal.isRequested || duration.map({ sample.timestamp - start >= $0 }) == true { break }
-                show(pipeline.update(sample))
+                show(pipeline.update(sample).events)
             }
             try output.finish()
             return
         }
 
-        let session = try source.open()
-        var pipeline = EventPipeline(
-            calibration: try AppliedCalibration(for: session.chipIdentity),
-            magnetometer: session.driver.capabilities.magnetometer, headingFilterDegrees: headingFilter)
+        let device = try source.open()
+        let engine = try MotionEngine.forCommand(
+            device: device, rateHz: rate, duration: duration, headingFilterDegrees: headingFilter,
+            lowPower: lowPower ? try LowPowerAcquisition.forCommand(device) : nil)
         // Heading events need a calibrated compass (and gyro): said once, with the fix.
         if headingFilter != nil,
-           let notice = pipeline.calibration.uncalibratedNotice(hasMagnetometer: session.driver.capabilities.magnetometer, source: source) {
+           let notice = engine.settings.calibration.uncalibratedNotice(
+               hasMagnetometer: device.driver.capabilities.magnetometer, commandOptions: source.calibrateCommandOptions) {
             printToStandardError("imu events: warning: \(notice)")
         }
-        if lowPower {
-            let watch = try LowPowerWatch(session: session, rate: rate, duration: duration)
-            let losses = try watch.run(pipeline: &pipeline, afterBatch: { output.flushIfDue() }, events: show) { transition in
-                printToStandardError("imu: " + transition.note)
-            }
-            SampleStream.reportLost(losses.samples)
-            if losses.unwatchedSeconds > 0 {
-                printToStandardError("imu: the chip was not watching for \(number(losses.unwatchedSeconds, 2)) s of idle time (bus outages)")
-            }
-            try output.finish()
-            return
+        engine.observe([.events]) { output in
+            if case .event(let event) = output { show([event]) }
         }
-        let stream = SampleStream(session: session, rate: rate, duration: duration)
-        _ = try stream.configure()
-        try stream.run(afterBatch: { output.flushIfDue() }) { sample in
-            show(pipeline.update(sample))
-            return false
-        }
+        MotionEngine.reportLost(try engine.runForCommand { output.flushIfDue() })
         try output.finish()
     }
 

@@ -1,6 +1,9 @@
 import ArgumentParser
 import IMUGeomagnetism
 import IMUMotion
+import IMUDevices
+import IMUEngine
+import IMUFormats
 
 extension ReferenceFrame: ExpressibleByArgument {}
 

@@ -4,17 +4,9 @@ import IMUDrivers
 import IMUKit
 import IMULinux
 import IMUTwin
-
-/// An IMU ready to read: the bus, the chip's driver and where the chip sits on its board.
-struct HardwareSession {
-    let bus: any I2CBus
-    let clock: any MonotonicClock
-    let board: BoardProfile
-    let placement: IMUPlacement
-    let driver: any IMUDriver
-    /// The digital twin behind `bus` with `--sim` (kept alive for the session).
-    let twin: VirtualBoard?
-}
+import IMUDevices
+import IMUEngine
+import IMUFormats
 
 /// Where the command line meets hardware: the simulated board (`--sim`) or `/dev/i2c-N`.
 enum Hardware {
@@ -37,7 +29,7 @@ enum Hardware {
 
     static func open(
         sim: Bool, scenario: String?, errors: String = "typical", board: String?, bus: String?, virtualTime: Bool
-    ) throws -> HardwareSession {
+    ) throws -> IMUDevice {
         if sim {
             return try openSimulated(
                 scenario: scenario ?? "still", errors: errors, board: board ?? "sim", virtualTime: virtualTime)
@@ -46,7 +38,7 @@ enum Hardware {
     }
 
     /// The twin of `board` (the `sim` board unless another is named), moving through `scenario`.
-    static func openSimulated(scenario name: String, errors: String, board: String, virtualTime: Bool) throws -> HardwareSession {
+    static func openSimulated(scenario name: String, errors: String, board: String, virtualTime: Bool) throws -> IMUDevice {
         guard let scenario = MotionScenarios.named(name) else {
             throw CommandError("no scenario '\(name)'; the scenarios are: \(MotionScenarios.names.joined(separator: ", "))")
         }
@@ -54,28 +46,25 @@ enum Hardware {
     }
 
     /// The twin of `board` moving through `scenario` (one of the named ones or any other).
-    static func openSimulated(scenario: any MotionScenario, errors: String, board: String, virtualTime: Bool) throws -> HardwareSession {
+    static func openSimulated(scenario: any MotionScenario, errors: String, board: String, virtualTime: Bool) throws -> IMUDevice {
         guard let errorModel = SensorErrorModel.named(errors) else {
             throw CommandError("no error model '\(errors)'; choose one of: \(SensorErrorModel.all.map(\.name).joined(separator: ", "))")
         }
-        let profile = try profile(named: board)
-        guard let placement = profile.imus.first else {
-            throw CommandError("the board '\(profile.name)' carries no IMU (it is a computer profile); name a hat, e.g. --board sense-hat")
+        do {
+            return try SimulatedHardware.open(
+                profile: try profile(named: board), scenario: scenario, errors: errorModel,
+                clock: virtualTime ? VirtualClock() : RealTimeClock())
+        } catch let error as HardwareOpenError {
+            throw CommandError(error.description + ", e.g. --board sense-hat")
         }
-        let clock: any MonotonicClock = virtualTime ? VirtualClock() : RealTimeClock()
-        let twin = VirtualBoard(profile: profile, scenario: scenario, errors: errorModel, seed: 1, clock: clock)
-        return HardwareSession(
-            bus: twin.bus, clock: clock, board: profile, placement: placement,
-            driver: placement.makeDriver(bus: twin.bus, clock: clock), twin: twin)
     }
 
     /// A real bus: the one named, else the computer profile's header bus, else the first bus
     /// where a supported chip answers. The board is the one named, else the best match
-    /// (IMUKit's `LinuxHardware`, which the motion manager opens hardware with too).
-    static func openLinux(board: String?, bus busPath: String?) throws -> HardwareSession {
-        let hardware: IMUHardware
+    /// (`LinuxHardware`, which the motion manager opens hardware with too).
+    static func openLinux(board: String?, bus busPath: String?) throws -> IMUDevice {
         do throws(HardwareOpenError) {
-            hardware = try LinuxHardware.open(board: board, bus: busPath, catalog: catalog())
+            return try LinuxHardware.open(board: board, bus: busPath, catalog: catalog())
         } catch .noI2CBus {
             throw CommandError.noI2CBus
         } catch .boardWithoutIMU(let name) {
@@ -83,9 +72,6 @@ enum Hardware {
         } catch {
             throw CommandError("\(error)")
         }
-        return HardwareSession(
-            bus: hardware.bus, clock: hardware.clock, board: hardware.board, placement: hardware.placement,
-            driver: hardware.driver, twin: nil)
     }
 
     /// Hat profiles that fit a survey, best first.

@@ -1,5 +1,8 @@
 import ArgumentParser
 import Foundation
+import IMUDevices
+import IMUEngine
+import IMUFormats
 
 /// `imu`: Core Motion for Linux boards.
 public struct IMUCommand: ParsableCommand {

@@ -1,4 +1,7 @@
 import ArgumentParser
+import IMUDevices
+import IMUEngine
+import IMUFormats
 
 /// Where samples come from, the same for every live command: hardware (a board profile and bus,
 /// detected when not given) or the simulated IMU with a motion scenario.
@@ -28,9 +31,18 @@ struct IMUSourceOptions: ParsableArguments {
     }
 
     /// The session; with --sim and no scenario named, `defaultScenario` (else the twin lies still).
-    func open(defaultScenario: String? = nil) throws -> HardwareSession {
+    func open(defaultScenario: String? = nil) throws -> IMUDevice {
         try Hardware.open(
             sim: sim, scenario: scenario ?? defaultScenario, errors: errors, board: board, bus: bus,
             virtualTime: virtualTime)
+    }
+
+    /// The options that name this IMU again, for the commands a notice suggests (" --sim --board gy-521").
+    var calibrateCommandOptions: String {
+        var options = ""
+        if sim { options += " --sim" }
+        if let board { options += " --board \(board)" }
+        if let bus { options += " --bus \(bus)" }
+        return options
     }
 }

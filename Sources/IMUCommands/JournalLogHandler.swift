@@ -1,5 +1,8 @@
 import Foundation
 import Logging
+import IMUDevices
+import IMUEngine
+import IMUFormats
 
 /// swift-log to standard error the way journald reads it: each line starts with the syslog
 /// priority in angle brackets (`<6>` info, `<4>` warning, `<3>` error), which systemd turns into

@@ -1,4 +1,7 @@
 import Foundation
+import IMUDevices
+import IMUEngine
+import IMUFormats
 
 /// Lines to a file descriptor with our own buffering: collected and written in blocks (fast for
 /// CSV logs) but at least every `latency` seconds (a program reading the pipe sees samples

@@ -1,6 +1,9 @@
 import Foundation
 import IMUGeometry
 import IMUMotion
+import IMUDevices
+import IMUEngine
+import IMUFormats
 
 /// The terminal view of `imu stream`: device motion redrawn in place a few times a second on the
 /// alternate screen (`TerminalScreen`), fitted to the window and laid out again when it is

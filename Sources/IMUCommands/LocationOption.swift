@@ -1,5 +1,8 @@
 import ArgumentParser
 import IMUGeomagnetism
+import IMUDevices
+import IMUEngine
+import IMUFormats
 
 /// `--location latitude,longitude[,height km]`, as `imu calibrate mag` (the expected field
 /// strength) and the true-north frames (the declination) take it.

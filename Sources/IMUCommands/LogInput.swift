@@ -1,5 +1,8 @@
 import Foundation
 import IMULog
+import IMUDevices
+import IMUEngine
+import IMUFormats
 
 /// Opening a recorded log the same way in every command that reads one (replay, plot, events,
 /// calibrate --replay): a directory, a missing or unreadable file, and a log with a header but no

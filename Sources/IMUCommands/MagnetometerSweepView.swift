@@ -1,5 +1,8 @@
 import Foundation
 import IMUCalibration
+import IMUDevices
+import IMUEngine
+import IMUFormats
 
 /// What `imu calibrate mag` shows while the board is waved: the coverage bar (it only goes up),
 /// MotionCal's four figures against their goals, and a hint that changes with what is missing.

@@ -5,6 +5,9 @@ import IMUDrivers
 import IMULog
 import IMUMotion
 import IMUPlot
+import IMUDevices
+import IMUEngine
+import IMUFormats
 
 /// `imu plot`: a log as time-series graphs in an SVG a person opens in a browser.
 struct PlotCommand: ParsableCommand {

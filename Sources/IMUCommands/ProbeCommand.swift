@@ -3,6 +3,9 @@ import Foundation
 import IMUBoards
 import IMUBus
 import IMUDrivers
+import IMUDevices
+import IMUEngine
+import IMUFormats
 
 /// `imu probe`: which I²C buses there are, which chips answer on them, and the board profile
 /// that matches.

@@ -2,6 +2,9 @@ import ArgumentParser
 import IMUBoards
 import IMUBus
 import IMUDrivers
+import IMUDevices
+import IMUEngine
+import IMUFormats
 
 extension SampleFormat: ExpressibleByArgument {}
 

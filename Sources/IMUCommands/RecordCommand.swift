@@ -1,5 +1,8 @@
 import ArgumentParser
 import Foundation
+import IMUDevices
+import IMUEngine
+import IMUFormats
 
 /// `imu record`: raw samples to a log file in the replay CSV format.
 struct RecordCommand: ParsableCommand {
@@ -40,7 +43,7 @@ struct RecordCommand: ParsableCommand {
     func run() throws {
         StopSignal.install()
         let session = try source.open()
-        let calibration = try AppliedCalibration(for: session.chipIdentity)
+        let calibration = try SensorCalibration.forCommand(session.chipIdentity)
         let descriptor = open(output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
             throw CommandError("cannot write \(output): \(String(cString: strerror(errno)))")

@@ -1,4 +1,7 @@
 import Foundation
+import IMUDevices
+import IMUEngine
+import IMUFormats
 
 /// What `imu record` says while it records, on standard error: on a terminal one line redrawn in
 /// place (carriage return, erase) twice a second, fitted to the window's width as it is now; else

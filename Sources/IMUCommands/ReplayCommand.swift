@@ -4,6 +4,9 @@ import IMUDrivers
 import IMUGeomagnetism
 import IMULog
 import IMUMotion
+import IMUDevices
+import IMUEngine
+import IMUFormats
 
 /// `imu replay`: the fusion pipeline over a recorded log, as fast as it goes.
 struct ReplayCommand: ParsableCommand {

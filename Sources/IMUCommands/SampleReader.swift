@@ -1,9 +1,12 @@
 import IMUBus
 import IMUDrivers
+import IMUDevices
+import IMUEngine
+import IMUFormats
 
 /// `imu read` and `imu record`: the sample stream printed in a sample format.
 struct SampleReader {
-    let session: HardwareSession
+    let session: IMUDevice
     let rate: Double
     let count: Int?
     let format: SampleFormat
@@ -16,8 +19,9 @@ struct SampleReader {
     var calibrationNote = "none"
 
     func run() throws {
-        let stream = SampleStream(session: session, rate: rate, duration: duration)
-        let (configuration, rateHz) = try stream.configure()
+        // The raw samples: no calibration (the `# calibration:` line says what the caller applies).
+        let engine = try MotionEngine.forCommand(device: session, rateHz: rate, duration: duration, calibrated: false)
+        let (configuration, rateHz) = try engine.configureForCommand()
         let formatter = SampleFormatter(format)
         var source = SampleSource(
             chip: session.driver.model.rawValue, board: session.board.name, bus: session.bus.name,
@@ -31,13 +35,15 @@ struct SampleReader {
         let start = session.clock.now
         let dropped: Int
         do {
-            dropped = try stream.run(afterBatch: {
-                output.flushIfDue()
-                progress?(printed, session.clock.now - start)
-            }) { sample in
+            engine.observe([.samples]) { sample in
+                guard case .sample(let sample) = sample else { return }
                 output.write(formatter.line(for: sample))
                 printed += 1
-                return count.map { printed >= $0 } ?? false
+                if let count, printed >= count { engine.requestStop() }
+            }
+            dropped = try engine.runForCommand {
+                output.flushIfDue()
+                progress?(printed, session.clock.now - start)
             }
         } catch {
             output.flush()  // whatever stops the stream, the lines so far reach the output
@@ -48,6 +54,6 @@ struct SampleReader {
             let kept = max(0, lines - headerLines.count)
             return "it ends at a complete line after \(kept) of the \(printed) samples read"
         }
-        SampleStream.reportLost(dropped)
+        MotionEngine.reportLost(dropped)
     }
 }

@@ -1,4 +1,7 @@
 import Foundation
+import IMUDevices
+import IMUEngine
+import IMUFormats
 
 /// Fitting a live view's lines to a terminal window, so a redraw never wraps and never scrolls:
 /// each line cut to the width (with … where it was cut), at most `rows` lines. Every character

@@ -6,6 +6,9 @@ import IMUGeometry
 import IMUKit
 import IMUMotion
 import IMUTwin
+import IMUDevices
+import IMUEngine
+import IMUFormats
 
 /// `imu soak` (hidden; `Scripts/soak.sh` runs it): the whole live path — twin → driver →
 /// acquisition loop → stored calibration → fixed-point fusion → events — for many samples on
@@ -55,14 +58,15 @@ struct SoakCommand: ParsableCommand {
         defer { output.flush() }
         let session = try Hardware.openSimulated(scenario: scenario, errors: errors, board: board, virtualTime: true)
         guard let twin = session.twin else { throw CommandError("the soak needs the twin") }
-        var calibration = try AppliedCalibration(for: session.chipIdentity)
+        let calibration = try SensorCalibration.forCommand(session.chipIdentity)
         let magnetometer = session.driver.capabilities.magnetometer
         // 9D against true north (the twin's truth is ENU with true north); 6D has no heading to compare.
         let frame = magnetometer
             ? FrameConversion(frame: .xTrueNorthZVertical, declinationDegrees: twin.earthField.declinationDegrees)!
             : FrameConversion(frame: .xArbitraryZVertical)!
-        var pipeline = calibration.fusionPipeline(frame: frame)
-        var detector = EventDetector()
+        // The engine's pipeline, driven by the acquisition loop itself: the soak injects faults
+        // between reads and compares the fixed-point core with the twin's truth.
+        var pipeline = MotionPipeline(calibration: calibration, magnetometer: magnetometer, frame: frame)
 
         var loop = AcquisitionLoop(driver: session.driver, clock: session.clock, placement: session.placement, rate: rate)
         var outages = 0, recoveries = 0
@@ -112,17 +116,11 @@ struct SoakCommand: ParsableCommand {
             lastTimestamp = sample.timestamp
             delivered += 1
             interval.samples += 1
-            if let motion = pipeline.update(calibration.apply(to: sample)) {
+            let step = pipeline.update(sample)
+            if let motion = step.motion {
                 let truth = twin.scenario.truth(at: sample.timestamp - twin.scenarioStart).attitude
-                let q = pipeline.filter.state.attitude
-                let core = Quaternion(w: q.w.doubleValue, x: q.x.doubleValue, y: q.y.doubleValue, z: q.z.doubleValue)
-                interval.add(estimate: motion.attitude.quaternion, gravity: motion.gravity, truth: truth, core: core)
-                for event in detector.update(
-                    gravity: motion.gravity, userAcceleration: motion.userAcceleration, heading: motion.heading,
-                    timestamp: motion.timestamp)
-                {
-                    eventsByKind[Self.kind(of: event), default: 0] += 1
-                }
+                interval.add(estimate: motion.attitude.quaternion, gravity: motion.gravity, truth: truth, core: pipeline.coreAttitude)
+                for event in step.events { eventsByKind[Self.kind(of: event), default: 0] += 1 }
             }
             if now >= nextFault {
                 let (fault, size) = SoakFault.plan(faults)

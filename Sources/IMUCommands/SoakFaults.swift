@@ -1,5 +1,8 @@
 import IMUBoards
 import IMUTwin
+import IMUDevices
+import IMUEngine
+import IMUFormats
 
 /// The faults `imu soak` sprinkles over a run, one every `interval` seconds of virtual time,
 /// taking turns so each kind comes back often: the faults of hobby wiring the twin can inject.

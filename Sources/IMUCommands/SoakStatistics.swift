@@ -1,5 +1,8 @@
 import Foundation
 import IMUGeometry
+import IMUDevices
+import IMUEngine
+import IMUFormats
 
 /// What `imu soak` measures over one reporting interval: how far the estimate is from the
 /// twin's truth, how far the output quaternion is from unit length, samples missing from the

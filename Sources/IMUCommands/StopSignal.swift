@@ -1,5 +1,8 @@
 import Foundation
 import Synchronization
+import IMUDevices
+import IMUEngine
+import IMUFormats
 
 /// Ctrl-C (SIGINT) and SIGTERM turn into a flag the read loops check, so they stop between
 /// samples, put the chip to sleep and flush their output instead of dying mid-line. A reader

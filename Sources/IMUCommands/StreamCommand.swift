@@ -2,6 +2,9 @@ import ArgumentParser
 import Foundation
 import IMUDrivers
 import IMUMotion
+import IMUDevices
+import IMUEngine
+import IMUFormats
 
 /// `imu stream`: device motion, live.
 struct StreamCommand: ParsableCommand {
@@ -44,18 +47,15 @@ struct StreamCommand: ParsableCommand {
     func run() throws {
         StopSignal.install()
         let session = try source.open()
-        var calibration = try AppliedCalibration(for: session.chipIdentity)
         let (frame, conversion) = try frameOptions.resolve(
             hasMagnetometer: session.driver.capabilities.magnetometer, source: "the \(session.driver.model.rawValue)")
-        var pipeline = calibration.fusionPipeline(frame: conversion)
+        let engine = try MotionEngine.forCommand(device: session, rateHz: rate, duration: duration, frame: conversion)
         let format = self.format ?? (isatty(STDOUT_FILENO) != 0 ? .table : .csv)
         let live = format == .table && isatty(STDOUT_FILENO) != 0
 
-        var lostSoFar = 0
-        var stream = SampleStream(session: session, rate: rate, duration: duration)
-        stream.lost = { lostSoFar = $0 }
-        _ = try stream.configure()
-        let notice = calibration.uncalibratedNotice(hasMagnetometer: session.driver.capabilities.magnetometer, source: source)
+        try engine.configureForCommand()
+        let notice = engine.settings.calibration.uncalibratedNotice(
+            hasMagnetometer: session.driver.capabilities.magnetometer, commandOptions: source.calibrateCommandOptions)
         var output = LineOutput()
         defer { output.flush() }
         let formatter = MotionFormatter(format)
@@ -76,24 +76,25 @@ struct StreamCommand: ParsableCommand {
             }
             output.flushIfDue()
         }
-        let dropped = try stream.run(afterBatch: afterBatch) { raw in
-            let sample = calibration.apply(to: raw)
-            guard let estimated = pipeline.update(sample) else { return false }
-            let motion = estimated.with(field: sample.magneticField, accuracy: calibration.magnetometerAccuracy)
+        engine.observe([.motion]) { delivered in
+            guard case .motion(let motion) = delivered else { return }
             rows += 1
             if let screen {
                 view.add(motion)
                 let size = screen.size ?? ScreenFit.standardSize
-                if let lines = view.frame(for: motion, dropped: lostSoFar, wallClock: ProcessInfo.processInfo.systemUptime, columns: size.columns, rows: size.rows) {
+                if let lines = view.frame(
+                    for: motion, dropped: engine.health.lostSamples, wallClock: ProcessInfo.processInfo.systemUptime,
+                    columns: size.columns, rows: size.rows) {
                     screen.draw(lines)
                 }
             } else {
                 output.write(formatter.line(for: motion))
             }
-            return count.map { rows >= $0 } ?? false
+            if let count, rows >= count { engine.requestStop() }
         }
+        let dropped = try engine.runForCommand(flush: afterBatch)
         screen?.restore()
         try output.finish()
-        SampleStream.reportLost(dropped)
+        MotionEngine.reportLost(dropped)
     }
 }

@@ -1,4 +1,7 @@
 import Foundation
+import IMUDevices
+import IMUEngine
+import IMUFormats
 
 /// A full-terminal view: the alternate screen with the cursor hidden, and keys read one at a
 /// time without echo. `restore()` puts the terminal back as it was (the shell's screen, the

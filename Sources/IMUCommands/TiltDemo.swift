@@ -2,12 +2,16 @@ import IMUDrivers
 import IMUGeometry
 import IMUMotion
 import IMUTilt
+import IMUDevices
+import IMUEngine
+import IMUFormats
 
-/// What `imu demo tilt` runs on each sample: fusion (6D: gravity needs no compass), the push
-/// from the fused gravity, and the ball's physics stepped to the sample's time.
+/// What `imu demo tilt` does with each device motion (the engine's, 6D: gravity needs no
+/// compass): the push from the fused gravity, and the ball's physics stepped to its time.
 struct TiltDemo {
-    private var pipeline = DeviceMotionPipeline(
-        filter: FixedFusionFilter(usesMagnetometer: false), frame: FrameConversion(frame: .xArbitraryZVertical)!)
+    /// The frame the demo asks the engine for: no magnetometer needed.
+    static let frame = FrameConversion(frame: .xArbitraryZVertical)!
+
     let tilt: TiltPush
     var stepper: PhysicsStepper
     /// The latest push; none while the filter warms up.
@@ -22,12 +26,11 @@ struct TiltDemo {
 
     var ball: Body { stepper.body }
 
-    /// One calibrated sample (device axes). The ball stays put until the filter has an estimate.
-    mutating func update(_ sample: MotionSample) {
-        guard let motion = pipeline.update(sample) else { return }
+    /// One device motion (the ball stays put until the filter has an estimate).
+    mutating func update(_ motion: DeviceMotion) {
         gravity = motion.gravity
         push = motion.push(tilt)
-        stepper.advance(to: sample.timestamp, acceleration: push.accelerationPointsPerSecondSquared)
+        stepper.advance(to: motion.timestamp, acceleration: push.accelerationPointsPerSecondSquared)
     }
 
     /// New bounds (the terminal was resized): the ball keeps its place relative to them.

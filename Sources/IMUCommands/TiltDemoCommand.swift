@@ -2,6 +2,9 @@ import ArgumentParser
 import Foundation
 import IMUDrivers
 import IMUTilt
+import IMUDevices
+import IMUEngine
+import IMUFormats
 
 /// `imu demo tilt`: a ball that rolls as the board tilts (UIKit's push behaviour from gravity).
 struct TiltDemoCommand: ParsableCommand {
@@ -56,7 +59,7 @@ struct TiltDemoCommand: ParsableCommand {
     func run() throws {
         StopSignal.install()
         let session = try source.open(defaultScenario: Self.defaultScenario)
-        let calibration = try AppliedCalibration(for: session.chipIdentity)
+        let calibration = try SensorCalibration.forCommand(session.chipIdentity)
         let tilt = TiltPush(deadZoneDegrees: deadZoneDegrees)
         let physics = PhysicsSettings(viscosityPerSecond: viscosity)
         let title = "\(session.driver.model.rawValue) on \(session.bus.name)"
@@ -98,30 +101,44 @@ struct TiltDemoCommand: ParsableCommand {
         }
     }
 
-    /// The demo's loop on `session`: every sample calibrated and fed to `demo`, and `frame`
+    /// The demo's loop on `session`: the engine's device motion (6D) fed to `demo`, and `frame`
     /// called `framesPerSecond` times a second of sample time with the demo and the time since
     /// the start (s); `frame` returns true to stop. `afterBatch` runs after every read (and
     /// every retry while the chip is away). Ends on a stop request (Ctrl-C, a quit key) or
     /// after `duration`.
     static func run(
-        session: HardwareSession, rate: Double, duration: Double?, calibration: AppliedCalibration,
-        demo: inout TiltDemo, afterBatch: () -> Void = {}, frame: (inout TiltDemo, Double) -> Bool
+        session: IMUDevice, rate: Double, duration: Double?, calibration: SensorCalibration,
+        demo: inout TiltDemo, afterBatch: @escaping () -> Void = {}, frame: @escaping (inout TiltDemo, Double) -> Bool
     ) throws {
-        var calibration = calibration
-        let stream = SampleStream(session: session, rate: rate, duration: duration)
-        _ = try stream.configure()
+        let engine = MotionEngine(device: session, settings: .init(
+            rateHz: rate, duration: duration, calibration: calibration, frame: TiltDemo.frame))
         var start: Double?
         var nextFrame = 0.0
-        let dropped = try stream.run(afterBatch: afterBatch) { raw in
-            demo.update(calibration.apply(to: raw))
-            let t = raw.timestamp - (start ?? raw.timestamp)
-            if start == nil { start = raw.timestamp }
-            guard t >= nextFrame else { return false }
+        var current = demo
+        // A sample's frame is drawn once its device motion (published after it) is in: at the
+        // next sample, or at the end.
+        var pending: Double?
+        func drawIfDue(_ t: Double) {
+            guard t >= nextFrame else { return }
             nextFrame += 1 / framesPerSecond
             if nextFrame <= t { nextFrame = t + 1 / framesPerSecond }  // fallen behind: no burst of frames
-            return frame(&demo, t)
+            if frame(&current, t) { engine.requestStop() }
         }
-        SampleStream.reportLost(dropped)
+        engine.observe([.samples, .motion]) { output in
+            switch output {
+            case .sample(let raw):
+                if let t = pending { drawIfDue(t) }
+                if start == nil { start = raw.timestamp }
+                pending = raw.timestamp - start!
+            case .motion(let motion):
+                current.update(motion)
+            default: break
+            }
+        }
+        let dropped = try engine.runForCommand(flush: afterBatch)
+        if let t = pending { drawIfDue(t) }
+        demo = current
+        MotionEngine.reportLost(dropped)
     }
 }
 

@@ -1,5 +1,8 @@
 import IMUGeometry
 import IMUTilt
+import IMUDevices
+import IMUEngine
+import IMUFormats
 
 /// The picture `imu demo tilt` draws on a terminal of `columns` × `rows` cells: a title, the
 /// push (an arrow along it, its angle and magnitude), and a framed arena with the ball.

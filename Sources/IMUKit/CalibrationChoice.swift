@@ -1,4 +1,5 @@
 import IMUCalibration
+import IMUEngine
 
 /// Which calibration a motion manager applies to the chip's samples before fusion.
 public enum CalibrationChoice: Sendable, Equatable {

@@ -2,7 +2,7 @@ import Dispatch
 import IMUMotion
 
 /// One sample's worth of a source, as it travels from the acquisition thread to consumers.
-enum MotionOutput: Sendable {
+enum SourceOutput: Sendable {
     case accelerometer(AccelerometerData)
     case gyro(GyroData)
     case magnetometer(MagnetometerData)
@@ -17,7 +17,7 @@ enum MotionOutput: Sendable {
 /// A push consumer of one source: a handler on a queue, or an `AsyncThrowingStream`.
 struct Sink: Sendable {
     /// A new value.
-    let deliver: @Sendable (MotionOutput) -> Void
+    let deliver: @Sendable (SourceOutput) -> Void
     /// Trouble that does not end the updates (an outage the loop rides out).
     let trouble: @Sendable (MotionManagerError) -> Void
     /// The updates are over: stopped (nil) or failed.
@@ -25,7 +25,7 @@ struct Sink: Sendable {
 
     /// Core Motion's handler shape: data or an error, always on `queue`.
     static func handler<Data: Sendable>(
-        on queue: DispatchQueue, extract: @escaping @Sendable (MotionOutput) -> Data?,
+        on queue: DispatchQueue, extract: @escaping @Sendable (SourceOutput) -> Data?,
         _ handler: @escaping @Sendable (Data?, (any Error)?) -> Void
     ) -> Sink {
         Sink(
@@ -41,7 +41,7 @@ struct Sink: Sendable {
     /// (a transient outage would otherwise end the sequence for good).
     static func stream<Data: Sendable>(
         _ continuation: AsyncThrowingStream<Data, any Error>.Continuation,
-        extract: @escaping @Sendable (MotionOutput) -> Data?
+        extract: @escaping @Sendable (SourceOutput) -> Data?
     ) -> Sink {
         Sink(
             deliver: { output in if let data = extract(output) { continuation.yield(data) } },

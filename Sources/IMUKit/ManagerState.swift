@@ -1,5 +1,6 @@
 import Dispatch
 import IMUDrivers
+import IMUEngine
 import IMUMotion
 
 /// Everything a motion manager shares between its callers and its acquisition thread, kept
@@ -18,11 +19,14 @@ struct ManagerState {
     var magnetometerData: MagnetometerData?
     var deviceMotion: DeviceMotion?
     var lastDelivered: [MotionSource: Double] = [:]
-    /// The chip's calibration, applied to each sample before fusion (it tracks the hard iron,
-    /// so it sees every sample).
+    /// The chip's calibration, handed to each engine (which applies it before fusion and tracks
+    /// the hard iron).
     var calibration: SensorCalibration
-    var pipeline: DeviceMotionPipeline<FixedFusionFilter>?
+    /// The frame device motion is asked in; nil while no one asks for device motion.
+    var frame: FrameConversion?
     var declinationDegrees: Double?
+    /// The engine of the current run (nil: the chip sleeps).
+    var engine: MotionEngine?
 
     /// Bumped whenever the running acquisition must end; a run whose number is no longer
     /// current stops at its next sample and delivers nothing more.
@@ -54,7 +58,7 @@ struct ManagerState {
         polled.remove(source)
         let ended = Array((sinks.removeValue(forKey: source) ?? [:]).values)
         lastDelivered[source] = nil
-        if source == .deviceMotion { pipeline = nil }
+        if source == .deviceMotion { frame = nil }
         return ended
     }
 
@@ -69,33 +73,36 @@ struct ManagerState {
         return true
     }
 
-    /// Takes one sample (device axes): updates the latest values and returns what the push
+    /// Takes one of the engine's outputs: updates the latest values and returns what the push
     /// consumers are to be given, to be handed over outside the lock.
-    mutating func take(_ sample: MotionSample) -> [(Sink, MotionOutput)] {
-        var outputs: [(MotionSource, MotionOutput)] = []
-        let t = sample.timestamp
-        if isDue(.accelerometer, at: t) {
-            let data = AccelerometerData(timestamp: t, acceleration: sample.acceleration)
-            accelerometerData = data
-            outputs.append((.accelerometer, .accelerometer(data)))
-        }
-        if isDue(.gyro, at: t) {
-            let data = GyroData(timestamp: t, rotationRate: sample.rotationRate)
-            gyroData = data
-            outputs.append((.gyro, .gyro(data)))
-        }
-        if let field = sample.magneticField, isDue(.magnetometer, at: t) {
-            let data = MagnetometerData(timestamp: t, magneticField: field)
-            magnetometerData = data
-            outputs.append((.magnetometer, .magnetometer(data)))
-        }
-        // The filter sees every sample whatever the interval; only its output is thinned out.
-        if pipeline != nil, isActive(.deviceMotion) {
-            let calibrated = calibration.apply(to: sample)
-            if let motion = pipeline!.update(calibrated), isDue(.deviceMotion, at: t) {
-                deviceMotion = motion.with(field: calibrated.magneticField, accuracy: calibration.magnetometerAccuracy)
-                outputs.append((.deviceMotion, .deviceMotion(deviceMotion!)))
+    mutating func take(_ output: MotionOutput) -> [(Sink, SourceOutput)] {
+        var outputs: [(MotionSource, SourceOutput)] = []
+        switch output {
+        case .sample(let sample):
+            let t = sample.timestamp
+            if isDue(.accelerometer, at: t) {
+                let data = AccelerometerData(timestamp: t, acceleration: sample.acceleration)
+                accelerometerData = data
+                outputs.append((.accelerometer, .accelerometer(data)))
             }
+            if isDue(.gyro, at: t) {
+                let data = GyroData(timestamp: t, rotationRate: sample.rotationRate)
+                gyroData = data
+                outputs.append((.gyro, .gyro(data)))
+            }
+            if let field = sample.magneticField, isDue(.magnetometer, at: t) {
+                let data = MagnetometerData(timestamp: t, magneticField: field)
+                magnetometerData = data
+                outputs.append((.magnetometer, .magnetometer(data)))
+            }
+        case .motion(let motion):
+            // The filter sees every sample whatever the interval; only its output is thinned out.
+            if frame != nil, isDue(.deviceMotion, at: motion.timestamp) {
+                deviceMotion = motion
+                outputs.append((.deviceMotion, .deviceMotion(motion)))
+            }
+        default:
+            break
         }
         return outputs.flatMap { source, output in (sinks[source] ?? [:]).values.map { ($0, output) } }
     }

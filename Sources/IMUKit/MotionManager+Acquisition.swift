@@ -1,43 +1,53 @@
 import Dispatch
 import Foundation
 import IMUDrivers
+import IMUEngine
+import IMUMotion
 
 extension MotionManager {
     /// Brings the chip in line with the consumers: running at the rate the active sources need
     /// (restarted when that changes), or asleep when there are none.
     func reconcile() {
-        let placement = self.placement
         let hardware = self.hardware
+        let magnetometer = isMagnetometerAvailable
         state.withLock { state in
             let wanted = state.wantedRate
             guard wanted != state.runningRate else { return }
             state.generation += 1
             state.runningRate = wanted
+            state.engine?.requestStop()
+            state.engine = nil
             guard let rate = wanted else { return }
             let generation = state.generation
             let previous = state.lastRun
             let run = DispatchGroup()
             run.enter()
             state.lastRun = run
-            // A thread of its own: the loop blocks in the clock's sleep between samples, which
-            // must not hold up the cooperative pool or the caller.
-            // The thread holds the manager weakly: a manager let go of while updating ends its
-            // run (the loop sees it gone and puts the chip to sleep) instead of living forever.
+            // The library's engine at the rate the sources need; the manager is one of its
+            // subscribers (on the engine's thread, handing values over to queues and streams).
+            let engine = MotionEngine(device: hardware.device, settings: .init(
+                rateHz: rate, calibration: state.calibration,
+                frame: state.frame ?? FrameConversion(frame: magnetometer ? .xMagneticNorthZVertical : .xArbitraryZVertical)))
+            state.engine = engine
+            // The engine holds the manager weakly: a manager let go of while updating ends its
+            // run (the engine sees it gone and puts the chip to sleep) instead of living forever.
+            engine.shouldStop = { [weak self] in self?.isCurrent(generation) != true }
+            engine.onNotice = { [weak self] notice in
+                // Trouble is told to the handlers; a recovery is not an error (the values flowing
+                // again say it).
+                if notice.isTrouble { self?.trouble(.acquisition(notice.text), generation: generation) }
+            }
+            engine.observe([.samples, .motion]) { [weak self] output in
+                guard let self, self.publish(output, generation: generation) else { engine.requestStop(); return }
+            }
+            // A thread of its own: the engine blocks in the clock's sleep between samples, which
+            // must not hold up the cooperative pool or the caller; it waits for the previous run.
             let thread = Thread { [weak self] in
                 defer { run.leave() }
                 previous?.wait()
-                var loop = AcquisitionLoop(driver: hardware.driver, clock: hardware.clock, placement: placement, rate: rate)
-                loop.shouldStop = { [weak self] in self?.isCurrent(generation) != true }
-                loop.report = { [weak self] message in self?.trouble(.acquisition(message), generation: generation) }
-                loop.recovered = { _ in }  // the values flowing again say it
                 do throws(IMUDriverError) {
-                    _ = try loop.configure()
-                    try loop.run { [weak self] sample in
-                        guard let self else { return true }
-                        return !self.publish(sample, generation: generation)
-                    }
+                    try engine.run()
                 } catch {
-                    try? hardware.driver.sleep()
                     self?.fail(.acquisition("\(error)"), generation: generation)
                 }
             }
@@ -46,13 +56,21 @@ extension MotionManager {
         }
     }
 
+    /// A new estimate in `frame` (the calibration and what it tracked kept): device motion warms
+    /// up again, as when it starts.
+    static func restartEstimate(_ engine: MotionEngine, frame: FrameConversion, magnetometer: Bool) {
+        engine.changePipeline { pipeline in
+            pipeline = MotionPipeline(calibration: pipeline.calibration, magnetometer: magnetometer, frame: frame)
+        }
+    }
+
     func isCurrent(_ generation: Int) -> Bool { state.withLock { $0.generation == generation } }
 
-    /// Hands a sample to the consumers; false when the run is no longer current.
-    func publish(_ sample: MotionSample, generation: Int) -> Bool {
-        let deliveries: [(Sink, MotionOutput)]? = state.withLock { state in
+    /// Hands an engine output to the consumers; false when the run is no longer current.
+    func publish(_ output: MotionOutput, generation: Int) -> Bool {
+        let deliveries: [(Sink, SourceOutput)]? = state.withLock { state in
             guard state.generation == generation else { return nil }
-            return state.take(sample)
+            return state.take(output)
         }
         guard let deliveries else { return false }
         for (sink, output) in deliveries { sink.deliver(output) }

@@ -25,7 +25,7 @@ extension MotionManager {
     }
 
     func updates<Data: Sendable>(
-        _ source: MotionSource, extract: @escaping @Sendable (MotionOutput) -> Data?
+        _ source: MotionSource, extract: @escaping @Sendable (SourceOutput) -> Data?
     ) -> AsyncThrowingStream<Data, any Error> {
         let (stream, continuation) = AsyncThrowingStream<Data, any Error>.makeStream()
         guard isAvailable(source) else {

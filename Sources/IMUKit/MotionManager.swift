@@ -4,7 +4,7 @@ import IMUBus
 import IMUCalibration
 import IMUDrivers
 import IMUMotion
-import IMUTwin
+import IMUEngine
 import Synchronization
 
 /// Core Motion's `CMMotionManager` for one IMU: it owns the chip, and every part of a program
@@ -49,39 +49,12 @@ public final class MotionManager: Sendable {
     /// other; without a board, the best-matching profile for what answers on the bus. Throws
     /// when no IMU can be opened, when it lacks a capability in `required`, or when its stored
     /// calibration is damaged.
+    /// The motion manager of `device` (opened by `IMUDevices`: `LinuxHardware.open()` for the
+    /// IMU on this computer's I²C bus, `SimulatedHardware` for the twin).
     public convenience init(
-        boardNamed board: String? = nil, bus: String? = nil, requiring required: MotionCapabilities = [],
-        calibration: CalibrationChoice = .stored
+        device: IMUDevice, requiring required: MotionCapabilities = [], calibration: CalibrationChoice = .stored
     ) throws(MotionManagerError) {
-        let hardware: IMUHardware
-        do throws(HardwareOpenError) {
-            hardware = try LinuxHardware.open(board: board, bus: bus)
-        } catch {
-            throw .hardware(error)
-        }
-        try self.init(hardware: hardware, requiring: required, calibration: calibration)
-    }
-
-    /// A manager for an opened IMU (see `LinuxHardware.open`).
-    public convenience init(
-        hardware: IMUHardware, requiring required: MotionCapabilities = [], calibration: CalibrationChoice = .stored
-    ) throws(MotionManagerError) {
-        let access = ChipAccess(
-            driver: hardware.driver, clock: hardware.clock, identity: hardware.chipIdentity, keepAlive: hardware.bus as AnyObject)
-        try self.init(hardware: access, placement: hardware.placement, requiring: required, calibration: calibration)
-    }
-
-    /// A manager for the first IMU of the digital twin `board` (on the twin's own clock). Its
-    /// stored calibration is the one `imu calibrate --sim` saves for the same board.
-    public convenience init(
-        board: VirtualBoard, requiring required: MotionCapabilities = [], calibration: CalibrationChoice = .stored
-    ) throws(MotionManagerError) {
-        guard let placement = board.profile.imus.first else { throw .noIMU(board: board.profile.name) }
-        let driver = placement.makeDriver(bus: board.bus, clock: board.clock)
-        let identity = ChipIdentity(
-            chip: driver.model.rawValue, board: board.profile.name, bus: board.bus.name, address: Int(placement.address))
-        let hardware = ChipAccess(driver: driver, clock: board.clock, identity: identity, keepAlive: board)
-        try self.init(hardware: hardware, placement: placement, requiring: required, calibration: calibration)
+        try self.init(hardware: ChipAccess(device: device), placement: device.placement, requiring: required, calibration: calibration)
     }
 
     init(
@@ -207,6 +180,7 @@ public final class MotionManager: Sendable {
 
     public func stop(_ source: MotionSource) {
         let ended = state.withLock { $0.remove(source) }
+        // The next start of device motion warms up afresh (see `prepareDeviceMotion`).
         for sink in ended { sink.end(nil) }
         reconcile()
     }
@@ -221,13 +195,15 @@ public final class MotionManager: Sendable {
     func prepareDeviceMotion(_ frame: ReferenceFrame) -> MotionManagerError? {
         guard isDeviceMotionAvailable else { return .unavailable(.deviceMotion) }
         guard availableReferenceFrames.contains(frame) else { return .referenceFrameUnavailable(frame) }
-        state.withLock { state in
-            guard state.pipeline?.referenceFrame != frame,
-                  let conversion = FrameConversion(frame: frame, declinationDegrees: state.declinationDegrees) else { return }
+        let (engine, conversion) = state.withLock { state -> (MotionEngine?, FrameConversion?) in
+            guard state.frame?.frame != frame,
+                  let conversion = FrameConversion(frame: frame, declinationDegrees: state.declinationDegrees) else { return (nil, nil) }
             // A new frame starts the estimate over: nil again until it is valid.
-            state.pipeline = state.calibration.fusionPipeline(frame: conversion)
+            state.frame = conversion
             state.deviceMotion = nil
+            return (state.engine, conversion)
         }
+        if let engine, let conversion { Self.restartEstimate(engine, frame: conversion, magnetometer: isMagnetometerAvailable) }
         return nil
     }
 }

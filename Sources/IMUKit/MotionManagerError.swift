@@ -1,4 +1,5 @@
 import IMUDrivers
+import IMUEngine
 import IMUMotion
 
 /// What a motion manager reports: to the thrower at creation, or to handlers and streams.

@@ -230,12 +230,13 @@ public final class ShareServer: @unchecked Sendable {
         if let inode = socketInode, stat(settings.path, &info) == 0, UInt64(info.st_dev) == inode.dev, UInt64(info.st_ino) == inode.ino {
             unlink(settings.path)
         }
+        let served = statistics
+        note(.info("socket server stopped (\(served.accepted) connections served, \(served.refused) refused over the limit, \(served.requestErrors) bad requests)"))
         lock.lock()
         listenFD = -1
         loopEnded = true
         lock.broadcast()
         lock.unlock()
-        note(.info("socket server stopped (\(counts.accepted) connections served, \(counts.refused) refused over the limit, \(counts.requestErrors) bad requests)"))
     }
 
     private func acceptAll() {

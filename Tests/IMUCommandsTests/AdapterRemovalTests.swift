@@ -5,6 +5,9 @@ import IMUGeometry
 import IMUTwin
 import Testing
 @testable import IMUCommands
+import IMUDevices
+import IMUEngine
+import IMUFormats
 
 /// The I²C adapter itself removed and re-added (a USB adapter replugged) under the acquisition
 /// loop, on the twin in virtual time: the dead descriptor is closed, the adapter found again
@@ -37,10 +40,10 @@ import Testing
             return ReopeningI2CBus(handle, locator: adapter)
         }()
         let placement = twin.profile.imus[0]
-        let session = HardwareSession(
+        let session = IMUDevice(
             bus: bus, clock: clock, board: twin.profile, placement: placement,
-            driver: placement.makeDriver(bus: bus, clock: clock), twin: twin)
-        var stream = SampleStream(session: session, rate: rate, duration: 8)
+            driver: placement.makeDriver(bus: bus, clock: clock), keepAlive: twin)
+        var stream = EngineSamples(session: session, rate: rate, duration: 8)
         var result = Run()
         stream.report = {
             result.reports.append($0)

@@ -1,4 +1,7 @@
 import Testing
+import IMUDevices
+import IMUEngine
+import IMUFormats
 
 /// `imu read --format csv`: the log format README.md describes.
 @Suite struct CSVFormatTests {

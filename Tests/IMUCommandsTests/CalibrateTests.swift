@@ -1,5 +1,8 @@
 import Foundation
 import Testing
+import IMUDevices
+import IMUEngine
+import IMUFormats
 
 /// `imu calibrate` end to end on the twin: the JSON outside checks read, refusals, the stored
 /// file and its effect on device motion.

@@ -1,5 +1,8 @@
 import Foundation
 import Testing
+import IMUDevices
+import IMUEngine
+import IMUFormats
 
 /// The seeds' device-motion examples on the twin, end to end (registers → drivers → calibration →
 /// fusion → `imu stream`): Euler angles with Core Motion's meanings, gravity through device motion.

@@ -2,6 +2,9 @@ import IMUEvents
 import IMUTwin
 import Testing
 @testable import IMUCommands
+import IMUDevices
+import IMUEngine
+import IMUFormats
 
 /// The timing acceptance on the twin: event timestamps (virtual time) against the
 /// motion's own onsets and ends, through the driver, fusion and recognisers with uncalibrated

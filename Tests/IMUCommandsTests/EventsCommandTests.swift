@@ -1,5 +1,8 @@
 import Foundation
 import Testing
+import IMUDevices
+import IMUEngine
+import IMUFormats
 
 /// `imu events` end to end: the built binary on the twin (virtual time), its JSON Lines read
 /// back the way outside checks read them.

@@ -1,4 +1,7 @@
 import Testing
+import IMUDevices
+import IMUEngine
+import IMUFormats
 
 /// At high rates `imu read` collects samples in the chip's FIFO and drains it in batches; the
 /// samples must come out complete, evenly timed and none lost.

@@ -2,6 +2,9 @@ import Foundation
 import IMUTilt
 import Testing
 @testable import IMUCommands
+import IMUDevices
+import IMUEngine
+import IMUFormats
 
 /// Issue 18, point 7: each rough edge a newcomer hit in the first hour, with the message and the
 /// exit status it has now.

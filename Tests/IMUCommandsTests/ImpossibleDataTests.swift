@@ -5,6 +5,9 @@ import IMUGeometry
 import IMUTwin
 import Testing
 @testable import IMUCommands
+import IMUDevices
+import IMUEngine
+import IMUFormats
 
 /// A chip that still acknowledges but answers all 0xFF (the data line floating high): no bus
 /// error, yet an outage within 50 ms, with no sample of it delivered, and back when it ends.
@@ -21,10 +24,10 @@ import Testing
         let clock = VirtualClock()
         let twin = VirtualBoard(chip: chip, scenario: PoseScenario(.faceUp), errors: .calibrated, seed: 5, clock: clock)
         let placement = twin.profile.imus[0]
-        let session = HardwareSession(
+        let session = IMUDevice(
             bus: twin.bus, clock: clock, board: twin.profile, placement: placement,
-            driver: placement.makeDriver(bus: twin.bus, clock: clock), twin: twin)
-        var stream = SampleStream(session: session, rate: rate, duration: 6)
+            driver: placement.makeDriver(bus: twin.bus, clock: clock), keepAlive: twin)
+        var stream = EngineSamples(session: session, rate: rate, duration: 6)
         var result = Run()
         stream.report = { result.reports.append((clock.now, $0)) }
         _ = try stream.configure()

@@ -1,5 +1,8 @@
 import Foundation
 import Testing
+import IMUDevices
+import IMUEngine
+import IMUFormats
 
 /// The install path of issue 18 and the hardened unit of issue 12: Scripts/install-service.sh run
 /// as the README says, under sudo's secure PATH with nothing else in the environment, into a

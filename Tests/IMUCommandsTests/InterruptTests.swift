@@ -1,5 +1,8 @@
 import Foundation
 import Testing
+import IMUDevices
+import IMUEngine
+import IMUFormats
 
 /// Ctrl-C (SIGINT) or `kill` (SIGTERM) ends `imu read` cleanly: status 0, soon, and only
 /// complete lines printed.

@@ -1,5 +1,8 @@
 import Foundation
 import Testing
+import IMUDevices
+import IMUEngine
+import IMUFormats
 
 /// `imu read --format jsonl`: one JSON object a line, keys as the CSV columns.
 @Suite struct JSONLinesTests {

@@ -1,5 +1,8 @@
 import Foundation
 import Testing
+import IMUDevices
+import IMUEngine
+import IMUFormats
 
 /// The kernel test VM's /init (Scripts/qemu-kernel-test-init.sh) mounts devtmpfs, proc and sysfs
 /// and ends with `poweroff -f`: run on a host by mistake it must refuse before touching anything.

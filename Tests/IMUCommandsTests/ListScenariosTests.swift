@@ -1,4 +1,7 @@
 import Testing
+import IMUDevices
+import IMUEngine
+import IMUFormats
 
 /// `imu read --sim --list-scenarios`: one scenario a line, its name first.
 @Suite struct ListScenariosTests {

@@ -3,6 +3,9 @@ import IMUGeometry
 import IMUMotion
 import Testing
 @testable import IMUCommands
+import IMUDevices
+import IMUEngine
+import IMUFormats
 
 /// `imu stream`'s terminal view: every quantity, the achieved rate and dropped samples, graphs of
 /// attitude, user acceleration and rotation rate scaled to what they show, what is uncalibrated

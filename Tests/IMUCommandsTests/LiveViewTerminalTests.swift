@@ -1,5 +1,8 @@
 import Foundation
 import Testing
+import IMUDevices
+import IMUEngine
+import IMUFormats
 
 /// The live views in a real terminal (tmux) at 80×24 and 120×40 (issue 18): the title once on
 /// the screen and in the scrollback (a view that creeps down leaves a copy per redraw), no row

@@ -4,6 +4,9 @@ import IMUKit
 import IMUTwin
 import Testing
 @testable import IMUCommands
+import IMUDevices
+import IMUEngine
+import IMUFormats
 
 /// The GPIO chip of the INT line going away while the low-power loop is idle (ENODEV on the
 /// line): an outage told in words, the line requested again when the chip is back, the watch
@@ -17,13 +20,12 @@ import Testing
         let twin = try #require(session.twin)
         let gpio = try session.headerGPIO()
         let chip = try #require(gpio.chip as? ReacquiringGPIOChip)
-        let watch = try LowPowerWatch(session: session, rate: 100, duration: 10, gpio: gpio)
-        var pipeline = EventPipeline(calibration: try AppliedCalibration(for: nil), magnetometer: session.driver.capabilities.magnetometer)
+        let watch = try EngineLowPower(session: session, rate: 100, duration: 10, gpio: gpio)
 
         var events: [MotionEvent] = []
-        var transitions: [LowPowerWatch.Transition] = []
+        var transitions: [LowPowerAcquisition.Transition] = []
         var removedAt: Double?
-        _ = try watch.run(pipeline: &pipeline, events: { events += $0 }) { transition in
+        _ = try watch.run(events: { events += $0 }) { transition in
             transitions.append(transition)
             if case .idle = transition, removedAt == nil {
                 removedAt = session.clock.now

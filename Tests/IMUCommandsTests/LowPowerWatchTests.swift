@@ -4,6 +4,9 @@ import IMUKit
 import IMUTwin
 import Testing
 @testable import IMUCommands
+import IMUDevices
+import IMUEngine
+import IMUFormats
 
 /// `--low-power` end to end on the twin: idle (the chip in its low-power mode, nothing read) →
 /// a shake → the chip's motion interrupt → the INT edge on the virtual GPIO chip → the
@@ -34,16 +37,15 @@ import Testing
         let session = try Hardware.openSimulated(scenario: motion.scenario, errors: "typical", board: board, virtualTime: true)
         let twin = try #require(session.twin)
         let expected = try #require(Self.lowPowerRegisters[board])
-        let watch = try LowPowerWatch(session: session, rate: 100, duration: 12)
-        var pipeline = EventPipeline(calibration: try AppliedCalibration(for: nil), magnetometer: session.driver.capabilities.magnetometer)
+        let watch = try EngineLowPower(session: session, rate: 100, duration: 12)
 
         var events: [MotionEvent] = []
-        var transitions: [LowPowerWatch.Transition] = []
+        var transitions: [LowPowerAcquisition.Transition] = []
         var transactionsWhenIdle: Int?
         var readsWhileIdle: [Int] = []
         var idleSince: Double?
         var idleSeconds: [Double] = []
-        try watch.run(pipeline: &pipeline, events: { events += $0 }) { transition in
+        try watch.run(events: { events += $0 }) { transition in
             transitions.append(transition)
             switch transition {
             case .idle:
@@ -96,7 +98,7 @@ import Testing
     @Test func aBoardWithoutAnInterruptPinIsRefusedWithItsName() throws {
         let session = try Hardware.openSimulated(scenario: "still", errors: "perfect", board: "sense-hat", virtualTime: true)
         #expect {
-            _ = try LowPowerWatch(session: session, rate: 100, duration: 1)
+            _ = try EngineLowPower(session: session, rate: 100, duration: 1)
         } throws: { error in
             // The Sense HAT's INT lines go to its ATtiny88: nothing to add to its profile.
             "\(error)".contains("Sense HAT") && "\(error)".contains("ATtiny88") && !"\(error)".contains("add interrupt-pin")
@@ -127,13 +129,12 @@ import Testing
         let twin = try #require(session.twin)
         let expected = try #require(Self.lowPowerRegisters[board])
         let placement = session.placement
-        let watch = try LowPowerWatch(session: session, rate: 100, duration: 10)
-        var pipeline = EventPipeline(calibration: try AppliedCalibration(for: nil), magnetometer: session.driver.capabilities.magnetometer)
+        let watch = try EngineLowPower(session: session, rate: 100, duration: 10)
 
         var events: [MotionEvent] = []
-        var transitions: [LowPowerWatch.Transition] = []
+        var transitions: [LowPowerAcquisition.Transition] = []
         var faultAt: Double?
-        let losses = try watch.run(pipeline: &pipeline, events: { events += $0 }) { transition in
+        let losses = try watch.run(events: { events += $0 }) { transition in
             transitions.append(transition)
             switch (transition, fault) {
             case (.idle, .nackBurst) where faultAt == nil:

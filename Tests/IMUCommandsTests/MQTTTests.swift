@@ -1,5 +1,8 @@
 import Foundation
 import Testing
+import IMUDevices
+import IMUEngine
+import IMUFormats
 
 /// `imu run` publishing to a real broker (Debian's mosquitto) read by an independent subscriber
 /// (mosquitto_sub): discovery, availability, events with `imu events`' content, motion at its

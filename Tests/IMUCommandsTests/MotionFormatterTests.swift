@@ -2,6 +2,9 @@ import IMUGeometry
 import IMUMotion
 import Testing
 @testable import IMUCommands
+import IMUDevices
+import IMUEngine
+import IMUFormats
 
 @Suite struct MotionFormatterTests {
     let motion = DeviceMotion(

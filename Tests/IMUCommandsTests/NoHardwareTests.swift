@@ -1,5 +1,8 @@
 import Foundation
 import Testing
+import IMUDevices
+import IMUEngine
+import IMUFormats
 
 /// On a machine without an I²C bus, `imu read` says how to enable one and how to use the twin.
 @Suite struct NoHardwareTests {

@@ -3,6 +3,9 @@ import Foundation
 import FoundationXML
 #endif
 import Testing
+import IMUDevices
+import IMUEngine
+import IMUFormats
 
 /// `imu record` → `imu plot`: the log becomes an SVG with a panel per sensor.
 @Suite struct PlotTests {

@@ -1,5 +1,8 @@
 import Foundation
 import Testing
+import IMUDevices
+import IMUEngine
+import IMUFormats
 
 /// `imu probe --sim`: the twin's bus, as a person and a program see it.
 @Suite struct ProbeTests {

@@ -1,6 +1,9 @@
 import Foundation
 import IMULog
 import Testing
+import IMUDevices
+import IMUEngine
+import IMUFormats
 
 /// `imu record`: a log imu replay reads, whatever happens to the recorder.
 @Suite struct RecordTests {

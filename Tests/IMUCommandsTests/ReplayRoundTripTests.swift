@@ -1,5 +1,8 @@
 import IMULog
 import Testing
+import IMUDevices
+import IMUEngine
+import IMUFormats
 
 /// What `imu read --format csv` writes, the replay reader (IMULog) reads back whole.
 @Suite struct ReplayRoundTripTests {

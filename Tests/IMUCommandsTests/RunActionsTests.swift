@@ -2,6 +2,10 @@ import Foundation
 import Logging
 import Testing
 @testable import IMUCommands
+import IMUDevices
+import IMUDaemon
+import IMUEngine
+import IMUFormats
 
 /// `imu run`'s actions end to end on the twin: heading rules, what reaches the journal, and
 /// commands stopped with the daemon.
@@ -132,7 +136,7 @@ import Testing
     @Test func busTroubleIsAWarning() {
         let recorder = RecordedLines()
         let log = Logger(label: "test") { _ in recorder }
-        RunCommand.troubleReporter(log)("I²C bus /dev/i2c-1: remote I/O error; retrying every 50 ms")
+        Daemon.log(.trouble("I²C bus /dev/i2c-1: remote I/O error; retrying every 50 ms"), to: log)
         #expect(recorder.levels == [.warning])
         #expect(JournalLogHandler.line(level: .warning, message: "outage", metadata: [:]) == "<4>outage\n")
     }

@@ -1,5 +1,8 @@
 import Foundation
 import Testing
+import IMUDevices
+import IMUEngine
+import IMUFormats
 
 /// `imu run` end to end on the twin: a rules file, events, GPIO lines, reloads and stopping.
 @Suite struct RunTests {

@@ -1,4 +1,7 @@
 import Testing
+import IMUDevices
+import IMUEngine
+import IMUFormats
 
 /// The seed readings end to end: the twin's registers → the chip's driver → the board's
 /// mounting → `imu read`'s CSV, for both chips, with calibrated sensors (noise only).

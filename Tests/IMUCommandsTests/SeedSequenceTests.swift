@@ -1,4 +1,7 @@
 import Testing
+import IMUDevices
+import IMUEngine
+import IMUFormats
 
 /// The `seed-sequence` scenario turns the device through the seed poses, holding each 3 s.
 @Suite struct SeedSequenceTests {

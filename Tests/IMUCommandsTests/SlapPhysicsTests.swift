@@ -6,6 +6,9 @@ import Testing
 
 #if canImport(Glibc)
 import Glibc
+import IMUDevices
+import IMUEngine
+import IMUFormats
 #endif
 
 /// Slaps whose signs come from first principles, through the whole pipeline on the twin

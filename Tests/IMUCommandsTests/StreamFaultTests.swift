@@ -6,6 +6,9 @@ import IMUTwin
 import Synchronization
 import Testing
 @testable import IMUCommands
+import IMUDevices
+import IMUEngine
+import IMUFormats
 
 /// The acquisition loop through the faults of hobby wiring, on the twin (virtual time): the chip
 /// unplugged and back, NACK bursts, a stuck bus, a chip reset without a bus error.
@@ -20,14 +23,14 @@ import Testing
 
     /// 10 s at `rate` (100 Hz unless said) of the sim board's LSM9DS1 (or `chip`), lying still, with `fault` injected
     /// into the twin when the stream's clock passes `at`.
-    func run(_ chip: ChipModel = .lsm9ds1, rate: Double = 100, at: Double = 3, fault: (VirtualBoard) -> Void) throws -> Run {
+    func run(_ chip: ChipModel = .lsm9ds1, rate: Double = 100, at: Double = 3, fault: @escaping (VirtualBoard) -> Void) throws -> Run {
         let clock = VirtualClock()
         let twin = VirtualBoard(chip: chip, scenario: PoseScenario(.faceUp), errors: .calibrated, seed: 3, clock: clock)
         let placement = twin.profile.imus[0]
-        let session = HardwareSession(
+        let session = IMUDevice(
             bus: twin.bus, clock: clock, board: twin.profile, placement: placement,
-            driver: placement.makeDriver(bus: twin.bus, clock: clock), twin: twin)
-        var stream = SampleStream(session: session, rate: rate, duration: 10)
+            driver: placement.makeDriver(bus: twin.bus, clock: clock), keepAlive: twin)
+        var stream = EngineSamples(session: session, rate: rate, duration: 10)
         var result = Run()
         stream.report = { result.reports.append($0) }
         _ = try stream.configure()

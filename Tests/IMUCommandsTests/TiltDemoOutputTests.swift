@@ -2,6 +2,9 @@ import IMUGeometry
 import IMUTilt
 import Testing
 @testable import IMUCommands
+import IMUDevices
+import IMUEngine
+import IMUFormats
 
 /// `imu demo tilt` piped (CSV), its option checks, and how its view maps points to cells.
 @Suite struct TiltDemoOutputTests {

@@ -5,6 +5,9 @@ import IMUTilt
 import IMUTwin
 import Testing
 @testable import IMUCommands
+import IMUDevices
+import IMUEngine
+import IMUFormats
 
 /// `imu demo tilt` through the whole pipeline on the twin (virtual time): registers → driver →
 /// board mounting → calibration → fusion → push → physics, with the loop the command runs.
@@ -45,12 +48,12 @@ import Testing
         let profile = try Hardware.profile(named: board)
         let twin = VirtualBoard(profile: profile, scenario: scenario, errors: errors, seed: 5, clock: clock)
         let placement = profile.imus[0]
-        let session = HardwareSession(
+        let session = IMUDevice(
             bus: twin.bus, clock: clock, board: profile, placement: placement,
-            driver: placement.makeDriver(bus: twin.bus, clock: clock), twin: twin)
+            driver: placement.makeDriver(bus: twin.bus, clock: clock), keepAlive: twin)
         var demo = TiltDemo(bounds: PhysicsBounds(width: 400, height: 400))
         var frames: [Frame] = []
-        try TiltDemoCommand.run(session: session, rate: 100, duration: seconds, calibration: try AppliedCalibration(for: nil), demo: &demo) { demo, t in
+        try TiltDemoCommand.run(session: session, rate: 100, duration: seconds, calibration: SensorCalibration(file: nil), demo: &demo) { demo, t in
             frames.append(Frame(t: t, position: demo.ball.position, velocity: demo.ball.velocity, push: demo.push))
             return false
         }

@@ -1,5 +1,8 @@
 import Foundation
 import Testing
+import IMUDevices
+import IMUEngine
+import IMUFormats
 
 /// `imu demo tilt` on a pseudo-terminal: the frames it draws (the ball rolls the way the twin
 /// tilts), and the terminal it leaves behind (settings, cursor and screen as before) whether it

@@ -6,6 +6,9 @@ import Testing
 
 #if canImport(Glibc)
 import Glibc
+import IMUDevices
+import IMUEngine
+import IMUFormats
 #endif
 
 /// The twin with the zero-rate offsets the datasheets allow and nothing calibrated, through
@@ -32,26 +35,23 @@ import Glibc
         let placement = try #require(profile.imus.first)
         let clock = VirtualClock()
         let twin = VirtualBoard(profile: profile, scenario: PoseScenario(pose), errors: offsetsOnly, seed: seed, clock: clock)
-        let session = HardwareSession(
+        let session = IMUDevice(
             bus: twin.bus, clock: clock, board: profile, placement: placement,
-            driver: placement.makeDriver(bus: twin.bus, clock: clock), twin: twin)
-        var pipeline = EventPipeline(calibration: try AppliedCalibration(for: nil), magnetometer: false)
+            driver: placement.makeDriver(bus: twin.bus, clock: clock), keepAlive: twin)
         // The chip's offsets, drawn as the twin draws them (from the seed and the address).
         let chipSeed = seed &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(placement.address)
         let offsets = SensorErrors(model: offsetsOnly, noise: MPU6050Registers.noise, seed: chipSeed).gyroBiasRadiansPerSecond
         var outcome = Outcome(offsetsDegreesPerSecond: offsets * (180 / .pi))
-        let stream = SampleStream(session: session, rate: 100, duration: seconds)
-        _ = try stream.configure()
-        try stream.run { sample in
-            _ = pipeline.update(sample)
-            if let motion = pipeline.lastMotion, motion.timestamp >= 2 {
-                let cosine = motion.gravity.normalized.dot(pose.gravityG)
-                outcome.worstTiltDegrees = max(outcome.worstTiltDegrees, acos(min(1, max(-1, cosine))) * 180 / .pi)
-                outcome.worstUserAccelerationG = max(outcome.worstUserAccelerationG, motion.userAcceleration.length)
-                outcome.checked += 1
-            }
-            return false
+        // The engine as `imu events` runs it on an uncalibrated MPU-6050 (6D, no calibration file).
+        let engine = MotionEngine(device: session, settings: .init(rateHz: 100, duration: seconds, calibration: SensorCalibration(file: nil)))
+        engine.observe([.motion]) { output in
+            guard case .motion(let motion) = output, motion.timestamp >= 2 else { return }
+            let cosine = motion.gravity.normalized.dot(pose.gravityG)
+            outcome.worstTiltDegrees = max(outcome.worstTiltDegrees, acos(min(1, max(-1, cosine))) * 180 / .pi)
+            outcome.worstUserAccelerationG = max(outcome.worstUserAccelerationG, motion.userAcceleration.length)
+            outcome.checked += 1
         }
+        try engine.run()
         return outcome
     }
 

@@ -1,4 +1,7 @@
 import Testing
+import IMUDevices
+import IMUEngine
+import IMUFormats
 
 /// Mistakes on the command line: `imu` must end with a non-zero status and say what is wrong.
 @Suite struct UsageErrorTests {

@@ -2,6 +2,9 @@ import Foundation
 import IMULog
 import Synchronization
 import Testing
+import IMUDevices
+import IMUEngine
+import IMUFormats
 
 /// Every write failure is an error: a full file system, a file-size limit or a full device ends
 /// the command with a non-zero status and a message naming the output and the cause, and a

@@ -3,6 +3,7 @@ import IMUDrivers
 import IMUMotion
 import IMUTwin
 import Testing
+import IMUDevices
 @testable import IMUKit
 
 /// What the hardware has decides what is offered; what the program declares decides what is refused.

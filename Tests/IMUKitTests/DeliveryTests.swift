@@ -2,6 +2,7 @@ import Dispatch
 import IMUDrivers
 import IMUTwin
 import Testing
+import IMUDevices
 @testable import IMUKit
 
 /// Pull and push each get every sample at 100 Hz over 60 s of virtual time: counted, and the

@@ -4,6 +4,7 @@ import IMUGeometry
 import IMUMotion
 import IMUTwin
 import Testing
+import IMUDevices
 @testable import IMUKit
 
 /// The seed's "lying on its back" detection: accelerometer updates through a low-pass filter

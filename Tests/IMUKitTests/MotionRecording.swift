@@ -2,6 +2,7 @@ import Dispatch
 import IMUDrivers
 import IMUMotion
 import IMUTwin
+import IMUDevices
 @testable import IMUKit
 
 /// Device motion from a twin through a motion manager: every update over `seconds` of virtual

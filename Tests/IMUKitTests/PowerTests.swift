@@ -2,6 +2,7 @@ import IMUBus
 import IMUDrivers
 import IMUTwin
 import Testing
+import IMUDevices
 @testable import IMUKit
 
 /// The chip runs while anyone consumes it and sleeps when the last one stops, as its registers

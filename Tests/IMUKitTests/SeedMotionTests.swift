@@ -5,6 +5,7 @@ import IMUGeometry
 import IMUMotion
 import IMUTwin
 import Testing
+import IMUDevices
 @testable import IMUKit
 
 /// The seeds' device-motion examples through the motion manager, end to end on the twin:

@@ -3,6 +3,7 @@ import IMUDrivers
 import IMUMotion
 import IMUTwin
 import Testing
+import IMUDevices
 @testable import IMUKit
 
 /// Several consumers share one chip: each source at its own interval, trouble told to handlers.

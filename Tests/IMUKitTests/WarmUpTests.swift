@@ -3,6 +3,7 @@ import IMUGeometry
 import IMUMotion
 import IMUTwin
 import Testing
+import IMUDevices
 @testable import IMUKit
 
 /// Device motion is nil until the fusion estimate is valid (one second of samples), then right.

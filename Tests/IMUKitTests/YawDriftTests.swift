@@ -6,6 +6,7 @@ import IMUGeometry
 import IMUMotion
 import IMUTwin
 import Testing
+import IMUDevices
 @testable import IMUKit
 
 /// Yaw drift on the twin with the gyro bias of a typical uncalibrated part (up to 3 °/s per

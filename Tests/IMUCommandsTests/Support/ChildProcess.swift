@@ -1,5 +1,8 @@
 import Foundation
 import Synchronization
+import IMUDevices
+import IMUEngine
+import IMUFormats
 
 /// Runs a program to its end without blocking a thread of Swift concurrency's small pool (a
 /// blocked pool starves other tests' timers): standard error is read on a thread of its own and

@@ -1,4 +1,7 @@
 import Foundation
+import IMUDevices
+import IMUEngine
+import IMUFormats
 
 /// The built `imu` executable these tests run.
 ///

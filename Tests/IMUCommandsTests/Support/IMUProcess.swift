@@ -1,5 +1,8 @@
 import Foundation
 import Synchronization
+import IMUDevices
+import IMUEngine
+import IMUFormats
 
 /// How an `imu` run ended and what it printed.
 struct IMUResult: Sendable, CustomStringConvertible {

@@ -1,4 +1,7 @@
 import Foundation
+import IMUDevices
+import IMUEngine
+import IMUFormats
 
 /// A real Mosquitto broker (Debian's `mosquitto`) on a free loopback port, and `mosquitto_sub` as
 /// an independent subscriber, for the MQTT tests. Both are stopped by `stop()`.

@@ -1,5 +1,8 @@
 import Foundation
 import Synchronization
+import IMUDevices
+import IMUEngine
+import IMUFormats
 
 /// `imu` run on a pseudo-terminal of its own, as in a terminal window: its standard input,
 /// output and error are the terminal, the test types keys into it and reads what it drew, and

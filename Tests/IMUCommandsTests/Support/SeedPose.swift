@@ -1,4 +1,7 @@
 import Testing
+import IMUDevices
+import IMUEngine
+import IMUFormats
 
 /// The poses of the seed readings (the acceptance), with the acceleration Core Motion
 /// reads in each: gravity pointing down, in device axes.

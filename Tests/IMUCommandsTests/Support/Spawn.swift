@@ -1,4 +1,7 @@
 import Foundation
+import IMUDevices
+import IMUEngine
+import IMUFormats
 
 /// Runs a program to its end, synchronously, without Foundation's Process: standard input from
 /// /dev/null, standard output and error into files, the child reaped with waitpid. (A program

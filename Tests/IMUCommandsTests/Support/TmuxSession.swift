@@ -1,4 +1,7 @@
 import Foundation
+import IMUDevices
+import IMUEngine
+import IMUFormats
 
 /// A real terminal for the live views' tests: a tmux server of its own (a private socket, so
 /// the tests never touch anyone's tmux), one window of a given size running `imu`, whose screen

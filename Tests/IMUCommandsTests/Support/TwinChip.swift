@@ -1,4 +1,7 @@
 import Testing
+import IMUDevices
+import IMUEngine
+import IMUFormats
 
 /// The two chips the twin emulates, each read through a board profile that carries it.
 enum TwinChip: String, CaseIterable, Sendable, CustomTestStringConvertible {

@@ -1,5 +1,6 @@
 import Foundation
 import IMUEvents
+import IMUFormats
 import IMUMQTT
 import IMUMotion
 import Logging
@@ -14,8 +15,8 @@ final class DaemonMQTT: @unchecked Sendable {
     private let motionEvery: Double
     private let reload: ReloadRequests
 
-    init(settings: MQTTSettings, model: String, reload: ReloadRequests, log: Logger) throws {
-        let discovery = HomeAssistantDiscovery(settings: settings, model: model, softwareVersion: IMUVersion.current)
+    init(settings: MQTTSettings, model: String, softwareVersion: String, reload: ReloadRequests, log: Logger) throws {
+        let discovery = HomeAssistantDiscovery(settings: settings, model: model, softwareVersion: softwareVersion)
         self.reload = reload
         motionEvery = min(0.25, Double(settings.motionIntervalMilliseconds) / 2000)
         publisher = try MQTTPublisher(

@@ -4,11 +4,11 @@ import IMURules
 /// Header pins a rule may drive but should not: 27 and 28 are ID_SD and ID_SC (GPIO0 and GPIO1),
 /// the I²C bus of a HAT's ID EEPROM, which the firmware reads at boot (the Raspberry Pi HAT
 /// specification reserves them). Driving them fights the EEPROM and the pull-ups on a HAT.
-enum HeaderPinAdvice {
-    static let reserved: [Int: (name: String, line: String)] = [27: ("ID_SD", "GPIO0"), 28: ("ID_SC", "GPIO1")]
+public enum HeaderPinAdvice {
+    public static let reserved: [Int: (name: String, line: String)] = [27: ("ID_SD", "GPIO0"), 28: ("ID_SC", "GPIO1")]
 
     /// One warning per rule action that drives a reserved pin, naming the rule and the pin.
-    static func warnings(for rules: RulesFile) -> [String] {
+    public static func warnings(for rules: RulesFile) -> [String] {
         var warnings: [String] = []
         for rule in rules.rules {
             for case .gpio(let target, _) in rule.actions {
@@ -30,14 +30,14 @@ enum HeaderPinAdvice {
 /// A rule's `gpio-line = "NAME"` checked against the GPIO chip when the rules are loaded, so a
 /// line the chip does not have is refused with the file and the rule's line, not later without
 /// either. (The rules decoder cannot check it: the chip's names are known only at run time.)
-enum RuleLineCheck {
-    static func check(_ rules: RulesFile, chip: any GPIOChip, file: String) throws {
+public enum RuleLineCheck {
+    public static func check(_ rules: RulesFile, chip: any GPIOChip, file: String) throws(DaemonError) {
         for rule in rules.rules {
             for case .gpio(.lineName(let name), _) in rule.actions {
                 do {
                     _ = try chip.lineOffset(named: name)
                 } catch {
-                    throw CommandError(
+                    throw DaemonError(
                         "\(file):\(rule.line): rule \"\(rule.name)\": gpio-line = \"\(name)\" is not a line of \(chip.label) "
                             + "(\(chip.lineCount) lines; on a Raspberry Pi they are named GPIO0 to GPIO27), or use gpio-pin = <header pin>")
                 }

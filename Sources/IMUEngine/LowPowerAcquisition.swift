@@ -1,8 +1,7 @@
 import IMUBoards
 import IMUBus
 import IMUDrivers
-import IMUEvents
-import IMUKit
+import IMUFormats
 
 /// `--low-power` (and `low-power = true` in a rules file): between shakes nothing is read. The
 /// chip watches for motion in its low-power mode (`IMUDriver.watchForMotion`) and the loop
@@ -12,22 +11,29 @@ import IMUKit
 ///
 /// While idle only abrupt motion is seen: a slow turn does not wake the loop, so an orientation
 /// change made slowly shows up at the next wake.
-struct LowPowerWatch {
-    struct Settings {
-        /// High-passed acceleration that wakes the loop (g): a hand's shake, not walking's bob.
-        var thresholdG = 0.5
-        var durationMilliseconds = 1
-        /// How often the chip samples while watching (rounded to its table: MPU-6050 20 Hz,
-        /// LSM9DS1 10 Hz).
-        var watchRateHz = 20.0
-        /// Back to idle after this long without user acceleration above `activityG` and
-        /// without a shake under way (s).
-        var quietSeconds = 1.0
-        var activityG = 0.2
+public struct LowPowerAcquisition {
+    /// High-passed acceleration that wakes the loop (g): a hand's shake, not walking's bob.
+    public var thresholdG = 0.5
+    public var durationMilliseconds = 1
+    /// How often the chip samples while watching (rounded to its table: MPU-6050 20 Hz,
+    /// LSM9DS1 10 Hz).
+    public var watchRateHz = 20.0
+    /// Back to idle after this long without user acceleration above `activityG` and
+    /// without a shake under way (s).
+    public var quietSeconds = 1.0
+    public var activityG = 0.2
+    /// The INT line, requested for rising edges.
+    public let interrupt: any GPIOInputLine
+    /// Told each change between idle and awake, and each outage and recovery.
+    public var notice: (Transition) -> Void = { _ in }
+
+    /// Watches with `interrupt`: the chip's INT line on the header, requested for rising edges.
+    public init(interrupt: any GPIOInputLine) {
+        self.interrupt = interrupt
     }
 
     /// What the loop is doing, told as it changes.
-    enum Transition: Equatable {
+    public enum Transition: Equatable, Sendable {
         /// The chip watches (at `watchRateHz`); nothing is read until the INT edge.
         case idle(at: Double, watchRateHz: Double)
         /// The INT edge came (its timestamp is the kernel's, or the twin's virtual time).
@@ -39,7 +45,7 @@ struct LowPowerWatch {
         /// nil when it was waking and now measures at the full rate.
         case recovered(at: Double, afterSeconds: Double, watchingRateHz: Double?)
 
-        var note: String {
+        public var note: String {
             switch self {
             case let .idle(time, rate):
                 "idle at t=\(number(time, 3)) s: the chip watches for motion at \(number(rate, 2)) Hz"
@@ -54,40 +60,24 @@ struct LowPowerWatch {
             }
         }
 
-        var isTrouble: Bool { if case .outage = self { true } else { false } }
+        public var isTrouble: Bool { if case .outage = self { true } else { false } }
     }
 
     /// What a run cost: samples lost while awake (FIFO overflows, outages) and seconds in which
     /// the chip, out or unconfigured, was not watching while idle.
-    struct Losses: Equatable {
-        var samples = 0
-        var unwatchedSeconds = 0.0
+    public struct Losses: Equatable, Sendable {
+        public var samples = 0
+        public var unwatchedSeconds = 0.0
+
+        public init(samples: Int = 0, unwatchedSeconds: Double = 0) {
+            self.samples = samples
+            self.unwatchedSeconds = unwatchedSeconds
+        }
     }
 
-    let session: HardwareSession
-    let rate: Double
-    var duration: Double?
-    var settings = Settings()
-    /// Where trouble of the full-rate loop is told (the daemon logs it at warning priority).
-    var report: (String) -> Void = { printToStandardError("imu: " + $0) }
-    /// The INT line, requested for rising edges.
-    let interrupt: any GPIOInputLine
-
-    /// Requests the INT line of the session's chip (the board profile's `interrupt-pin`).
-    init(session: HardwareSession, rate: Double, duration: Double?, gpio: (chip: any GPIOChip, headerPins: [Int: Int])? = nil) throws {
-        guard let pin = session.placement.interruptPin else { throw Self.noInterruptPin(board: session.board) }
-        let (chip, headerPins) = try gpio ?? session.headerGPIO()
-        guard let line = headerPins[pin] else {
-            throw CommandError("the INT pin of '\(session.board.name)' is header pin \(pin), which has no GPIO line on \(chip.label)")
-        }
-        do {
-            interrupt = try chip.requestInput(line: line, consumer: "imu INT", edge: .rising, bias: .asIs)
-        } catch {
-            throw CommandError("\(error)")
-        }
-        self.session = session
-        self.rate = rate
-        self.duration = duration
+    /// What a sample meant for the watch: keep measuring, or go idle once quiet.
+    public enum Activity {
+        case stop, warmingUp, active, quiet
     }
 
     /// Configures the chip, then alternates full-rate reading and idle watching until the
@@ -99,58 +89,61 @@ struct LowPowerWatch {
     /// reconfigured (a replugged chip is at its power-on defaults) and set watching again.
     /// While idle the watch is read back twice a second (one register), so a replug without a
     /// bus error, which leaves the chip deaf to motion, is caught too.
+    /// Alternates full-rate reading (`loop`, configured) and idle watching until `remaining`
+    /// runs out or `shouldStop`. `process` takes each sample and says whether motion goes on.
     @discardableResult
-    func run(
-        pipeline: inout EventPipeline, afterBatch: () -> Void = {}, events: ([MotionEvent]) -> Void,
-        transition: (Transition) -> Void = { _ in }
-    ) throws -> Losses {
-        let clock = session.clock, driver = session.driver
-        let start = clock.now
-        func remaining() -> Double? { duration.map { $0 - (clock.now - start) } }
-        _ = try SampleStream(session: session, rate: rate).configure()
+    public func run(
+        loop: AcquisitionLoop, remaining: () -> Double?, housekeeping: () -> Void, shouldStop: () -> Bool,
+        resumeAfterGap: () -> Void, process: (MotionSample) -> Activity
+    ) throws(IMUDriverError) -> Losses {
+        let clock = loop.clock, driver = loop.driver
         var losses = Losses()
 
-        while !StopSignal.isRequested {
+        while !shouldStop() {
             // Awake: the shared acquisition loop at full rate, until quiet.
             var lastActivity = clock.now
             var wentQuiet = false
-            var stream = SampleStream(session: session, rate: rate, duration: remaining())
-            stream.report = report
-            losses.samples += try stream.run(afterBatch: afterBatch) { sample in
-                events(pipeline.update(sample))
-                guard let motion = pipeline.lastMotion else { return false }  // warming up
-                if pipeline.detector.shake.isShaking || motion.userAcceleration.length >= settings.activityG {
-                    lastActivity = sample.timestamp
+            var awake = loop
+            awake.duration = remaining()
+            losses.samples += try awake.run(afterBatch: housekeeping) { sample in
+                switch process(sample) {
+                case .stop: return true
+                case .warmingUp: return false
+                case .active: lastActivity = sample.timestamp
+                case .quiet: break
                 }
-                wentQuiet = sample.timestamp - lastActivity >= settings.quietSeconds
+                wentQuiet = sample.timestamp - lastActivity >= quietSeconds
                 return wentQuiet
             }
             guard wentQuiet, remaining().map({ $0 > 0 }) ?? true else { return losses }
 
             // Idle: the chip watches, the loop waits on the INT edge.
             var outages = Outages(clock: clock)
-            guard let edge = try idle(remaining: remaining, housekeeping: afterBatch, outages: &outages, transition: transition) else {
+            guard let edge = try idle(
+                driver: driver, clock: clock, rate: loop.rate, remaining: remaining, housekeeping: housekeeping,
+                shouldStop: shouldStop, outages: &outages)
+            else {
                 losses.unwatchedSeconds += outages.seconds
                 try? driver.sleep()  // stopped while idle: the chip sleeps, as after a full-rate run
                 return losses
             }
-            transition(.woke(edge: edge))
+            notice(.woke(edge: edge))
             // Back to measuring; a fault here is ridden out by configuring the chip afresh.
             var woken = false
-            while !woken && !StopSignal.isRequested && remaining().map({ $0 > 0 }) ?? true {
+            while !woken && !shouldStop() && remaining().map({ $0 > 0 }) ?? true {
                 do throws(IMUDriverError) {
-                    if outages.isOut { try driver.configure(IMUSettings(sampleRateHz: rate)) } else { try driver.endMotionWatch() }
-                    outages.recovered(watchingRateHz: nil, tell: transition)
+                    if outages.isOut { try driver.configure(IMUSettings(sampleRateHz: loop.rate)) } else { try driver.endMotionWatch() }
+                    outages.recovered(watchingRateHz: nil, tell: notice)
                     woken = true
                 } catch {
-                    outages.failed("\(error)", tell: transition)
-                    afterBatch()
+                    outages.failed("\(error)", tell: notice)
+                    housekeeping()
                     clock.sleep(seconds: AcquisitionLoop.retryInterval)
                 }
             }
             losses.unwatchedSeconds += outages.seconds
             guard woken else { return losses }
-            pipeline.resumeAfterGap()
+            resumeAfterGap()
         }
         return losses
     }
@@ -187,18 +180,19 @@ struct LowPowerWatch {
     /// duration ran out or a stop was asked for. Wakes twice a second for `housekeeping` (the
     /// stop flag, a reload) and to read the watch back; a fault sets the chip up afresh.
     private func idle(
-        remaining: () -> Double?, housekeeping: () -> Void, outages: inout Outages, transition: (Transition) -> Void
-    ) throws -> GPIOEdgeEvent? {
-        let clock = session.clock
+        driver: any IMUDriver, clock: any MonotonicClock, rate: Double, remaining: () -> Double?, housekeeping: () -> Void,
+        shouldStop: () -> Bool, outages: inout Outages
+    ) throws(IMUDriverError) -> GPIOEdgeEvent? {
+        let transition = notice
         var announced = false
         var watching = false
         var lastCheck = clock.now
-        while !StopSignal.isRequested {
+        while !shouldStop() {
             let left = remaining()
             if let left, left <= 0 { return nil }
             let rearmed: Double?
             do throws(IMUDriverError) {
-                rearmed = try armOrCheck(watching: watching, lastCheck: &lastCheck, reconfigure: outages.isOut)
+                rearmed = try armOrCheck(driver: driver, clock: clock, rate: rate, watching: watching, lastCheck: &lastCheck, reconfigure: outages.isOut)
             } catch {
                 watching = false
                 outages.failed("\(error)", tell: transition)
@@ -222,7 +216,7 @@ struct LowPowerWatch {
                 let wait = min(AcquisitionLoop.healthCheckInterval - (clock.now - lastCheck), left ?? .infinity)
                 if let edge = try interrupt.waitForEdge(timeout: max(wait, 0)) { return edge }
             } catch {
-                if StopSignal.isRequested { return nil }  // a signal interrupted the wait
+                if shouldStop() { return nil }  // a signal interrupted the wait
                 // The INT line's chip went away (ENODEV): an outage like the IMU's. The
                 // line is requested again at the next try (ReacquiringGPIOChip) and the
                 // watch armed afresh, which reads the line's level (edges meanwhile are lost).
@@ -239,13 +233,13 @@ struct LowPowerWatch {
 
     /// Not watching: (reconfigures the chip after an outage and) sets it watching, returning
     /// the rate it watches at. Watching: reads the watch back when a check is due; nil.
-    private func armOrCheck(watching: Bool, lastCheck: inout Double, reconfigure: Bool) throws(IMUDriverError) -> Double? {
-        let clock = session.clock, driver = session.driver
+    private func armOrCheck(
+        driver: any IMUDriver, clock: any MonotonicClock, rate: Double, watching: Bool, lastCheck: inout Double, reconfigure: Bool
+    ) throws(IMUDriverError) -> Double? {
         if !watching {
             if reconfigure { try driver.configure(IMUSettings(sampleRateHz: rate)) }
             let watchRate = try driver.watchForMotion(
-                thresholdG: settings.thresholdG, durationMilliseconds: settings.durationMilliseconds,
-                rateHz: settings.watchRateHz)
+                thresholdG: thresholdG, durationMilliseconds: durationMilliseconds, rateHz: watchRateHz)
             lastCheck = clock.now
             return watchRate
         }
@@ -259,18 +253,40 @@ struct LowPowerWatch {
     }
 }
 
-extension LowPowerWatch {
+/// Why low power cannot be had on this device, in words.
+public struct LowPowerUnavailable: Error, CustomStringConvertible {
+    public let description: String
+}
+
+extension LowPowerAcquisition {
+    /// Watches with the INT line of `device` (its board profile's `interrupt-pin`) on the
+    /// header's GPIO chip, requested for rising edges.
+    public init(device: IMUDevice, gpio: HeaderGPIO) throws(LowPowerUnavailable) {
+        guard let pin = device.placement.interruptPin else {
+            throw LowPowerUnavailable(description: Self.noInterruptPinReason(board: device.board))
+        }
+        guard let line = gpio.headerPins[pin] else {
+            throw LowPowerUnavailable(
+                description: "the INT pin of '\(device.board.name)' is header pin \(pin), which has no GPIO line on \(gpio.chip.label)")
+        }
+        do {
+            self.init(interrupt: try gpio.chip.requestInput(line: line, consumer: "imu INT", edge: .rising, bias: .asIs))
+        } catch {
+            throw LowPowerUnavailable(description: "\(error)")
+        }
+    }
+
     /// Why there is no low power without an INT pin, and what can be done. The Sense HAT's INT
     /// lines go to its own ATtiny88, not to the header (pinout.xyz): nothing to wire there. A
     /// breakout's INT can be wired to a free header pin and named in its profile.
-    static func noInterruptPin(board: BoardProfile) -> CommandError {
+    public static func noInterruptPinReason(board: BoardProfile) -> String {
         if board.name == "sense-hat" {
-            return CommandError("""
+            return """
                 low power needs the chip's INT pin on the header, and on the \(board.title) it is not there \
                 (the LSM9DS1's INT lines go to the hat's ATtiny88 microcontroller): run without --low-power \
                 (and without low-power = true in the rules)
-                """)
+                """
         }
-        return CommandError("low power needs the chip's INT pin wired to the header, and the board '\(board.name)' names none: wire INT to a free GPIO pin and add interrupt-pin = <header pin> to its profile")
+        return "low power needs the chip's INT pin wired to the header, and the board '\(board.name)' names none: wire INT to a free GPIO pin and add interrupt-pin = <header pin> to its profile"
     }
 }

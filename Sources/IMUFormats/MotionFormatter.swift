@@ -68,7 +68,7 @@ public struct MotionFormatter: Sendable {
 }
 
 extension String {
-    func leftPadded(_ width: Int) -> String {
+    public func leftPadded(_ width: Int) -> String {
         count >= width ? self + " " : String(repeating: " ", count: width - count) + self
     }
 }

@@ -26,8 +26,21 @@ public struct SampleSource: Sendable, Equatable {
     /// What calibration was applied, in words ("none" when the samples are raw).
     public var calibration = "none"
 
+    public init(
+        chip: String, board: String, bus: String, address: String? = nil, rateHz: Double,
+        configuration: IMUConfiguration? = nil, calibration: String = "none"
+    ) {
+        self.chip = chip
+        self.board = board
+        self.bus = bus
+        self.address = address
+        self.rateHz = rateHz
+        self.configuration = configuration
+        self.calibration = calibration
+    }
+
     /// "accel ±4 g, gyro ±500 °/s, mag ±4 gauss at 40 Hz"
-    var rangesText: String? {
+    public var rangesText: String? {
         guard let c = configuration else { return nil }
         var text = "accel ±\(number(c.accelerometerScale.range, 0)) g, gyro ±\(number(c.gyroscopeScale.range, 0)) °/s"
         if let m = c.magnetometerScale, let rate = c.magnetometerRate {
@@ -119,7 +132,7 @@ public struct SampleFormatter: Sendable {
 }
 
 /// A fixed-point decimal with `places` digits, "-0.000" printed as "0.000".
-func number(_ value: Double, _ places: Int) -> String {
+public func number(_ value: Double, _ places: Int) -> String {
     guard value.isFinite else { return "nan" }
     let text = String(format: "%.\(places)f", value)
     if text.hasPrefix("-"), text.dropFirst().allSatisfy({ $0 == "0" || $0 == "." }) {

@@ -27,6 +27,22 @@ public struct SensorCalibration: Sendable {
         SensorCalibration(file: try CalibrationStore.load(chip, searching: directories))
     }
 
+    /// For a service, which must not stop over a calibration file: the stored calibration of
+    /// `chip`, or, when its file is damaged or for another chip, none, after `warn` has been
+    /// told (in one line) which file and why. Uncalibrated samples are worse, not wrong: a
+    /// relay on a shake still works, and a restart loop under systemd would help no one.
+    public static func storedOrNone(
+        for chip: ChipIdentity, searching directories: [String] = standardSearchPath, warn: (String) -> Void
+    ) -> SensorCalibration {
+        do {
+            return try stored(for: chip, searching: directories)
+        } catch {
+            let reason = "\(error)".split(separator: "\n").joined(separator: " ")
+            warn("running uncalibrated: the calibration file is unusable: \(reason) (fix it, or remove it with: imu calibrate reset)")
+            return SensorCalibration(file: nil)
+        }
+    }
+
     /// Where calibration files are looked for by default: the installed service's directory
     /// alone when there is one (`CalibrationDirectory.shared`), else the user's, then /etc/imu.
     public static var standardSearchPath: [String] {

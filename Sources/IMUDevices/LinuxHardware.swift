@@ -2,53 +2,8 @@ import IMUBoards
 import IMUBus
 import IMUCalibration
 import IMUDrivers
+import IMUEngine
 import IMULinux
-
-/// An IMU on an I²C bus, ready to read: the bus, the chip's driver and where the chip sits on
-/// its board.
-public struct IMUHardware {
-    public let bus: any I2CBus
-    public let clock: any MonotonicClock
-    public let board: BoardProfile
-    public let placement: IMUPlacement
-    public let driver: any IMUDriver
-
-    public init(bus: any I2CBus, clock: any MonotonicClock, board: BoardProfile, placement: IMUPlacement, driver: any IMUDriver) {
-        self.bus = bus
-        self.clock = clock
-        self.board = board
-        self.placement = placement
-        self.driver = driver
-    }
-
-    /// Which chip this is, for its stored calibration: part, board, bus and address.
-    public var chipIdentity: ChipIdentity {
-        ChipIdentity(chip: driver.model.rawValue, board: board.name, bus: bus.name, address: Int(placement.address))
-    }
-}
-
-/// Why no IMU could be opened.
-public enum HardwareOpenError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// There is no /dev/i2c-* at all (I²C not enabled, or i2c-dev not loaded).
-    case noI2CBus
-    /// The named profile is a computer, not a hat or breakout with an IMU.
-    case boardWithoutIMU(String)
-    /// The named profile could not be loaded (unknown name, bad file), in words.
-    case boardProfile(String)
-    /// No supported IMU answered; the last problem met, in words.
-    case notFound(String)
-
-    public var description: String {
-        switch self {
-        case .noI2CBus:
-            "no I²C bus found (there is no /dev/i2c-*); on a Raspberry Pi enable I²C (sudo raspi-config nonint do_i2c 0, then reboot) and load i2c-dev (sudo modprobe i2c-dev)"
-        case .boardWithoutIMU(let name):
-            "the board '\(name)' carries no IMU (it is a computer profile); name a hat, e.g. sense-hat"
-        case .boardProfile(let message), .notFound(let message):
-            message
-        }
-    }
-}
 
 /// Opening a real IMU on Linux (/dev/i2c-N through libi2c).
 public enum LinuxHardware {
@@ -57,7 +12,7 @@ public enum LinuxHardware {
     /// file; else the best match for what the bus holds).
     public static func open(
         board: String? = nil, bus busPath: String? = nil, catalog: BoardCatalog = .standard()
-    ) throws(HardwareOpenError) -> IMUHardware {
+    ) throws(HardwareOpenError) -> IMUDevice {
         let clock = LinuxMonotonicClock()
         let named: BoardProfile?
         do { named = try board.map(catalog.profile(named:)) } catch { throw .boardProfile("\(error)") }
@@ -82,7 +37,7 @@ public enum LinuxHardware {
             }
             if let named {
                 let placement = named.imus[0]
-                return IMUHardware(
+                return IMUDevice(
                     bus: bus, clock: clock, board: named, placement: placement, driver: placement.makeDriver(bus: bus, clock: clock))
             }
             let survey: BusSurvey
@@ -96,7 +51,7 @@ public enum LinuxHardware {
                 continue
             }
             let (profile, placement) = catalog.bestProfile(for: survey, chip: chip)
-            return IMUHardware(
+            return IMUDevice(
                 bus: bus, clock: clock, board: profile, placement: placement, driver: placement.makeDriver(bus: bus, clock: clock))
         }
         throw .notFound(lastError ?? "no supported IMU found")

@@ -1,0 +1,329 @@
+import Foundation
+import IMUBus
+import IMUDrivers
+import IMUEngine
+import IMUEvents
+import IMUMQTT
+import IMURules
+import Logging
+
+/// Why the daemon refused to start (or a reload was refused), in words that name the file and line.
+public struct DaemonError: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}
+
+/// The daemon `imu run` starts, as a library type: one engine on the IMU, the rules file's
+/// rules firing their GPIO and command actions, reloads (SIGHUP, MQTT), the MQTT front end, and
+/// a clean stop (pulses ended, commands stopped and reaped, lines back to rest). Testable in
+/// process: give it a twin device and its GPIO chip, run it on a thread, stop it.
+///
+/// ```swift
+/// let daemon = try Daemon(settings: .init(rulesFile: "rules.toml"), device: device, gpio: try device.headerGPIO(), log: log)
+/// try daemon.run()            // until requestStop(), the duration or a stop signal
+/// ```
+public final class Daemon: @unchecked Sendable {
+    public struct Settings {
+        public var rulesFile: String
+        public var rateHz = 100.0
+        /// Stop after this many seconds (on the device's clock); nil: until stopped.
+        public var duration: Double?
+        /// Low power (also `low-power = true` in the rules file).
+        public var lowPower = false
+        /// `--mqtt URL`: replaces `[mqtt] url` of the rules file.
+        public var mqttURL: String?
+        /// What Home Assistant shows as the software version.
+        public var softwareVersion = "unknown"
+        /// The options that name this IMU in the commands an uncalibrated notice suggests.
+        public var calibrateCommandOptions = ""
+        /// Where the calibration file is looked for.
+        public var calibrationSearchPath = SensorCalibration.standardSearchPath
+
+        public init(rulesFile: String) {
+            self.rulesFile = rulesFile
+        }
+    }
+
+    public let settings: Settings
+    public let device: IMUDevice
+    public let gpio: HeaderGPIO
+    public let log: Logger
+    /// The engine, there from `init` on: front ends subscribe to it.
+    public let engine: MotionEngine
+    /// Checked between reads besides `requestStop`: a stop asked for from outside (a signal).
+    public var shouldStop: () -> Bool = { false }
+    /// Checked between reads: a reload asked for from outside (SIGHUP).
+    public var takeReloadRequest: () -> Bool = { false }
+
+    private var rules: RulesFile
+    private var runner: ActionRunner
+    private var ruleEngine: RuleEngine
+    private var rulesObserver: Int?
+    private let reloads = ReloadRequests()
+    private let mqttSettings: MQTTSettings?
+    private var mqtt: DaemonMQTT?
+    private let dropWarnings = WarningThrottle()
+    private var toldPulseScheduling = false
+
+    /// Loads and checks the rules (refused with file:line), the calibration (a damaged one is a
+    /// warning: the daemon runs uncalibrated), the MQTT settings, and builds the engine.
+    public init(settings: Settings, device: IMUDevice, gpio: HeaderGPIO, log: Logger) throws(DaemonError) {
+        self.settings = settings
+        self.device = device
+        self.gpio = gpio
+        self.log = log
+        // A GPIO chip that goes away and comes back: each lost and requested-again line a warning.
+        (gpio.chip as? ReacquiringGPIOChip)?.note = { log.warning("\($0)") }
+        rules = try Self.loadRules(settings.rulesFile, gpio: gpio)
+        do {
+            mqttSettings = try Self.mqttSettings(settings)
+            runner = try ActionRunner(rules: rules.rules, chip: gpio.chip, headerPins: gpio.headerPins, commandLimits: rules.commandLimits)
+        } catch let error as DaemonError {
+            throw error
+        } catch {
+            throw DaemonError("\(error)")
+        }
+        ruleEngine = RuleEngine(rules: rules.rules)
+        for warning in HeaderPinAdvice.warnings(for: rules) { log.warning("\(warning)") }
+        let calibration = SensorCalibration.storedOrNone(for: device.chipIdentity, searching: settings.calibrationSearchPath) {
+            log.warning("\($0)")
+        }
+        var lowPower: LowPowerAcquisition?
+        if settings.lowPower || rules.lowPower {
+            do {
+                lowPower = try LowPowerAcquisition(device: device, gpio: gpio)
+            } catch {
+                throw DaemonError(error.description)
+            }
+        }
+        engine = MotionEngine(device: device, settings: MotionEngine.Settings(
+            rateHz: settings.rateHz, duration: settings.duration, calibration: calibration,
+            headingFilterDegrees: Self.headingFilter(rules), lowPower: lowPower))
+        runner.commands.onOutput = { [log] rule, pid, line in
+            log.info("command output: \(line)", metadata: ["rule": "\(rule)", "pid": "\(pid)"])
+        }
+    }
+
+    /// Asks the daemon to stop at its next sample (from any thread).
+    public func requestStop() { engine.requestStop() }
+
+    /// The rules in force.
+    public var ruleCount: Int { rules.rules.count }
+
+    /// Runs until a stop, the duration or a fault it cannot ride out; on the calling thread.
+    /// Whatever ends it, pulses end, commands are stopped and reaped, and driven lines go back
+    /// to rest.
+    public func run() throws(DaemonError) {
+        let calibration = engine.settings.calibration
+        log.info("started", metadata: [
+            "chip": "\(device.driver.model.rawValue)", "board": "\(device.board.name)", "bus": "\(device.bus.name)",
+            "rules": "\(rules.rules.count)", "calibration": "\(calibration.summary)", "gpio": "\(gpio.chip.label)",
+            "low_power": "\(engine.settings.lowPower != nil)",
+        ])
+        if let notice = calibration.uncalibratedNotice(
+            hasMagnetometer: device.driver.capabilities.magnetometer, commandOptions: settings.calibrateCommandOptions) {
+            log.warning("\(notice)")
+        }
+        tellPulseScheduling()
+        if let mqttSettings {
+            do {
+                let mqtt = try DaemonMQTT(
+                    settings: mqttSettings, model: device.summary, softwareVersion: settings.softwareVersion, reload: reloads, log: log)
+                self.mqtt = mqtt
+                engine.observe([.motion, .events]) { output in
+                    switch output {
+                    case .event(let event): mqtt.publish(event)
+                    case .motion(let motion): mqtt.update(motion)
+                    default: break
+                    }
+                }
+            } catch {
+                throw DaemonError("\(error)")
+            }
+        }
+        observeRules()
+        engine.onNotice = { [log] in Self.log($0, to: log) }
+        engine.housekeeping = { [self] in reloadIfAsked() }
+        engine.shouldStop = { [self] in shouldStop() }
+        defer {
+            runner.stop()
+            Self.makeSafe(runner, rules: rules)
+            mqtt?.stop()
+            log.info("stopped", metadata: ["commands": "\(runner.commands.counts)"])
+        }
+        do throws(IMUDriverError) {
+            try engine.run()
+        } catch {
+            throw DaemonError("\(error)")
+        }
+        let health = engine.health
+        if health.lostSamples > 0 {
+            log.warning("samples lost to FIFO overflows and bus outages", metadata: ["count": "\(health.lostSamples)"])
+        }
+    }
+
+    /// Events go to the rules while there are rules; with none, the rules need no data (and the
+    /// chip may sleep when nothing else does).
+    private func observeRules() {
+        if let key = rulesObserver { engine.removeObserver(key) }
+        rulesObserver = nil
+        guard !rules.rules.isEmpty else { return }
+        rulesObserver = engine.observe([.events]) { [self] output in
+            guard case .event(let event) = output else { return }
+            for rule in ruleEngine.fire(event) { fire(rule, for: event) }
+        }
+    }
+
+    private func reloadIfAsked() {
+        let fromBroker = reloads.take()
+        guard takeReloadRequest() || fromBroker else { return }
+        do throws(DaemonError) {
+            let reloaded = try Self.loadRules(settings.rulesFile, gpio: gpio)
+            let newRunner: ActionRunner
+            do {
+                newRunner = try ActionRunner(
+                    rules: reloaded.rules, chip: gpio.chip, headerPins: gpio.headerPins, reusing: runner,
+                    commandLimits: reloaded.commandLimits)
+            } catch {
+                throw DaemonError("\(error)")
+            }
+            // The old rules' commands do not outlive them.
+            runner.commands.stopAll()
+            rules = reloaded
+            runner = newRunner
+            ruleEngine = RuleEngine(rules: rules.rules)
+            let heading = Self.headingFilter(rules)
+            engine.changePipeline { $0.setHeadingFilter(degrees: heading) }
+            observeRules()
+            log.notice("rules reloaded", metadata: ["rules": "\(rules.rules.count)"])
+            tellPulseScheduling()
+            if fromBroker { reloads.done(rules: rules.rules.count, error: nil) }
+        } catch {
+            log.error("rules not reloaded, keeping the old ones: \(error)")
+            if fromBroker { reloads.done(rules: nil, error: "rules not reloaded, keeping the old ones: \(error)") }
+        }
+    }
+
+    /// Runs a rule's actions at once (GPIO lines change before the next sample is read) and
+    /// logs what it did.
+    private func fire(_ rule: Rule, for event: MotionEvent) {
+        let log = self.log
+        let failures = runner.run(rule, for: event) { outcome in
+            var metadata: Logger.Metadata = [
+                "rule": "\(outcome.rule)", "command": "\(outcome.arguments.joined(separator: " "))",
+                "pid": "\(outcome.pid)", "status": "\(outcome.status)", "end": "\(outcome.end.rawValue)",
+            ]
+            if outcome.outputLinesDropped > 0 || outcome.outputBytesDropped > 0 {
+                metadata["output_dropped"] = "\(outcome.outputLinesDropped) lines, \(outcome.outputBytesDropped) bytes"
+            }
+            if outcome.abandoned { metadata["abandoned"] = "members of its group outlived SIGKILL under another parent" }
+            switch outcome.end {
+            case .finished where outcome.status == 0: log.debug("command finished", metadata: metadata)
+            case .finished: log.warning("command failed", metadata: metadata)
+            case .timedOut: log.warning("command timed out; its process group was stopped", metadata: metadata)
+            case .stopped: log.notice("command stopped", metadata: metadata)
+            }
+        }
+        var metadata: Logger.Metadata = ["rule": "\(rule.name)", "event": "\(event.jsonLine)"]
+        for case .gpio(let target, _) in rule.actions {
+            if let line = runner.line(for: target) { metadata["line\(line.offset)"] = "\(line.isHigh ? "high" : "low")" }
+        }
+        log.info("rule fired", metadata: metadata)
+        for failure in failures {
+            if let launch = failure as? CommandSupervisor.LaunchError, launch.dropped {
+                if dropWarnings.allows() { log.warning("command not launched: \(launch)", metadata: ["rule": "\(rule.name)"]) }
+            } else {
+                log.error("action failed: \(failure)", metadata: ["rule": "\(rule.name)"])
+            }
+        }
+    }
+
+    /// One line on how pulses will end: on a real-time thread, or (a warning) on an ordinary
+    /// one, saying why and what would allow real-time.
+    private func tellPulseScheduling() {
+        guard !toldPulseScheduling, let scheduling = runner.pulseScheduling else { return }
+        toldPulseScheduling = true
+        switch scheduling {
+        case .realTime(let priority):
+            log.info("pulses end on a real-time thread (SCHED_FIFO, priority \(priority))")
+        case let .ordinary(errno, limit):
+            let wanted = ActionRunner.pulseRealTimePriority
+            log.warning("""
+                pulses end on an ordinary thread: SCHED_FIFO priority \(wanted) was refused \
+                (\(String(cString: strerror(errno))); RLIMIT_RTPRIO is \(limit)), so a busy machine can make a pulse run long; \
+                real-time needs CAP_SYS_NICE or RLIMIT_RTPRIO ≥ \(wanted) (LimitRTPRIO=\(wanted) in the service unit, \
+                `prlimit --rtprio=\(wanted)` by hand)
+                """)
+        }
+    }
+
+    // MARK: Loading
+
+    static func loadRules(_ path: String, gpio: HeaderGPIO) throws(DaemonError) -> RulesFile {
+        let rules: RulesFile
+        do {
+            rules = try RulesFile.load(from: path, headerPins: Set(gpio.headerPins.keys))
+        } catch {
+            throw DaemonError("\(error)")
+        }
+        try RuleLineCheck.check(rules, chip: gpio.chip, file: path)
+        return rules
+    }
+
+    /// `[mqtt]` from the rules file, its url replaced by `--mqtt`; nil when neither is given.
+    static func mqttSettings(_ settings: Settings) throws(DaemonError) -> MQTTSettings? {
+        var mqtt: MQTTSettings?
+        do {
+            mqtt = try MQTTSettings.load(fromConfigFile: settings.rulesFile)
+        } catch {
+            throw DaemonError("\(error)")
+        }
+        if let url = settings.mqttURL {
+            switch MQTTSettings.parseURL(url) {
+            case .success(let address):
+                if mqtt == nil, case .success(let fresh) = MQTTSettings.fromURL(url) { mqtt = fresh }
+                mqtt?.host = address.host
+                mqtt?.port = address.port
+                mqtt?.tls = address.tls
+            case .failure(let problem):
+                throw DaemonError("--mqtt \(problem.reason), not \"\(url)\"")
+            }
+        }
+        return mqtt
+    }
+
+    /// The MQTT settings the daemon would use (for `--mqtt-forget`).
+    public static func mqttSettings(for settings: Settings) throws(DaemonError) -> MQTTSettings? {
+        try mqttSettings(settings)
+    }
+
+    /// Acquisition trouble (a bus outage) goes to the journal at warning priority, so
+    /// `journalctl -p warning` shows every outage; recoveries and low-power changes at info.
+    public static func log(_ notice: MotionEngine.Notice, to log: Logger) {
+        if notice.isTrouble { log.warning("\(notice.text)") } else { log.info("\(notice.text)") }
+    }
+
+    /// The heading filter the rules need (nil: no rule is on heading, so no heading events).
+    static func headingFilter(_ rules: RulesFile) -> Double? {
+        rules.rules.contains { $0.trigger == .heading } ? rules.headingFilterDegrees : nil
+    }
+
+    /// Every line the rules drive goes back low: the safe state when the daemon stops.
+    static func makeSafe(_ runner: ActionRunner, rules: RulesFile) {
+        for rule in rules.rules {
+            for case .gpio(let target, _) in rule.actions { try? runner.line(for: target)?.set(high: false) }
+        }
+    }
+}
+
+/// At most one warning a second of a kind that can come with every event (commands dropped over
+/// their cap): the first is told, the rest are counted in the next one that is.
+final class WarningThrottle: @unchecked Sendable {
+    private var lastTold = -Double.infinity
+
+    func allows(now: Double = ProcessInfo.processInfo.systemUptime) -> Bool {
+        guard now - lastTold >= 1 else { return false }
+        lastTold = now
+        return true
+    }
+}

@@ -1,0 +1,381 @@
+import Foundation
+import IMUBus
+import IMUDrivers
+import IMUMotion
+import Synchronization
+
+/// The one engine: acquisition (paced reads or FIFO drains, low power with the INT wake, bus
+/// outages ridden out) → mounting → calibration (with the hard iron it tracks online) → fusion
+/// → device motion → recognisers, publishing typed outputs to any number of subscribers.
+///
+/// Two kinds of subscriber:
+/// - `observe` runs a handler on the engine's thread for each output: for the process's own
+///   consumer whose pace is the engine's (a command printing lines, the daemon's rules, which
+///   must switch a relay before the next sample is read). A handler must be quick.
+/// - `subscribe` gives a bounded queue another thread takes from: a slow subscriber loses
+///   outputs (counted and told), never delays acquisition or the others.
+///
+/// The chip sleeps while nothing needs data (only health, or nobody) and is woken at the next
+/// subscription. `run()` works on the calling thread; `start()` on a thread of its own.
+///
+/// ```swift
+/// let engine = MotionEngine(device: device, settings: .init(rateHz: 100, calibration: SensorCalibration(file: nil)))
+/// let events = engine.subscribe([.events])
+/// engine.start()
+/// while let (output, lost) = events.next() { print(output.jsonLine, lost) }
+/// ```
+public final class MotionEngine: @unchecked Sendable {
+    public struct Settings {
+        public var rateHz: Double
+        /// Stop after this many seconds (on the device's clock); nil: until stopped.
+        public var duration: Double?
+        public var calibration: SensorCalibration
+        /// The attitude's reference frame; nil: magnetic north with a magnetometer, else arbitrary.
+        public var frame: FrameConversion?
+        /// Heading changes at least this big are events; nil: no heading events.
+        public var headingFilterDegrees: Double?
+        /// Between bursts of motion nothing is read: the chip watches in its low-power mode and
+        /// the engine waits on its INT line (see `LowPowerAcquisition`).
+        public var lowPower: LowPowerAcquisition?
+
+        public init(
+            rateHz: Double, duration: Double? = nil, calibration: SensorCalibration, frame: FrameConversion? = nil,
+            headingFilterDegrees: Double? = nil, lowPower: LowPowerAcquisition? = nil
+        ) {
+            self.rateHz = rateHz
+            self.duration = duration
+            self.calibration = calibration
+            self.frame = frame
+            self.headingFilterDegrees = headingFilterDegrees
+            self.lowPower = lowPower
+        }
+    }
+
+    /// Said as acquisition goes: trouble (outages), recoveries, low-power transitions.
+    public enum Notice: Sendable, Equatable {
+        case trouble(String)
+        case recovered(String)
+        case lowPower(LowPowerAcquisition.Transition)
+
+        public var text: String {
+            switch self {
+            case .trouble(let text), .recovered(let text): text
+            case .lowPower(let transition): transition.note
+            }
+        }
+
+        public var isTrouble: Bool {
+            switch self {
+            case .trouble: true
+            case .recovered: false
+            case .lowPower(let transition): transition.isTrouble
+            }
+        }
+    }
+
+    public let device: IMUDevice
+    public let settings: Settings
+    /// The chip's output rate once configured (the FIFO's rate at high rates).
+    public private(set) var outputRateHz: Double
+
+    /// Told each notice, on the engine's thread. Set before `run`/`start`.
+    public var onNotice: (Notice) -> Void = { _ in }
+    /// Run on the engine's thread after each read or drain and while idle or asleep (at least
+    /// twice a second): housekeeping such as a reload asked for by a signal. Set before `run`.
+    public var housekeeping: () -> Void = {}
+    /// Checked between reads: a stop asked for from outside (a signal). Set before `run`.
+    public var shouldStop: () -> Bool = { false }
+
+    private struct Observer {
+        let streams: Set<MotionStream>
+        let handler: (MotionOutput) -> Void
+    }
+
+    private struct Subscribers {
+        var observers: [Int: Observer] = [:] { didSet { observerList = Array(observers.values) } }
+        var queues: [ObjectIdentifier: MotionSubscription] = [:] { didSet { queueList = Array(queues.values) } }
+        /// The same, as the engine's thread reads them for every sample (rebuilt only on change).
+        var observerList: [Observer] = []
+        var queueList: [MotionSubscription] = []
+        var nextKey = 0
+        /// Changes to the pipeline asked for from other threads, applied before the next sample.
+        var pipelineChanges: [(inout MotionPipeline) -> Void] = []
+        var health = EngineHealth()
+        var ended = false
+
+        /// Whether anything needs samples, motion or events (health alone does not wake the chip).
+        var hasDemand: Bool {
+            observerList.contains { !$0.streams.subtracting([.health]).isEmpty }
+                || queueList.contains { !$0.streams.subtracting([.health]).isEmpty }
+        }
+    }
+
+    private let subscribers = Protected(Subscribers())
+    private let stopRequested = Atomic<Bool>(false)
+    private let ended = DispatchSemaphore(value: 0)
+    private let started = Atomic<Bool>(false)
+    private var pipeline: MotionPipeline
+    /// `configure()` was called and `run` has not started: its first configuration is done.
+    private var preconfigured = false
+
+    public init(device: IMUDevice, settings: Settings) {
+        self.device = device
+        self.settings = settings
+        outputRateHz = settings.rateHz
+        pipeline = MotionPipeline(
+            calibration: settings.calibration, magnetometer: device.driver.capabilities.magnetometer,
+            frame: settings.frame, headingFilterDegrees: settings.headingFilterDegrees)
+        referenceFrame = pipeline.referenceFrame
+        subscribers.withLock {
+            $0.health.rateHz = settings.rateHz
+            $0.health.calibration = settings.calibration.summary
+            $0.health.magnetometerAccuracy = device.driver.capabilities.magnetometer ? "\(settings.calibration.magnetometerAccuracy)" : nil
+        }
+    }
+
+    /// The attitude's reference frame.
+    public let referenceFrame: ReferenceFrame
+
+    /// How acquisition is going now.
+    public var health: EngineHealth { subscribers.withLock { $0.health } }
+
+    // MARK: Subscribers
+
+    /// Runs `handler` on the engine's thread for each output of `streams`, until the returned
+    /// key is passed to `removeObserver`. Add before `run()` for the first samples.
+    @discardableResult
+    public func observe(_ streams: Set<MotionStream>, _ handler: @escaping (MotionOutput) -> Void) -> Int {
+        subscribers.withLock {
+            $0.nextKey += 1
+            $0.observers[$0.nextKey] = Observer(streams: streams, handler: handler)
+            return $0.nextKey
+        }
+    }
+
+    public func removeObserver(_ key: Int) {
+        _ = subscribers.withLock { $0.observers.removeValue(forKey: key) }
+    }
+
+    /// A queued subscriber for another thread. `capacity` outputs are held for it; beyond that
+    /// the oldest are dropped and counted. `motionDivisor`: every n-th device motion.
+    /// `eventTypes`: only these (`MotionEvent.type`: shake, orientation, slap, heading); nil: all.
+    public func subscribe(
+        _ streams: Set<MotionStream>, capacity: Int = 1024, motionDivisor: Int = 1, eventTypes: Set<String>? = nil
+    ) -> MotionSubscription {
+        let subscription = MotionSubscription(
+            streams: streams, capacity: capacity, motionDivisor: motionDivisor, eventTypes: eventTypes)
+        let id = ObjectIdentifier(subscription)
+        subscription.onCancel = { [weak self] in _ = self?.subscribers.withLock { $0.queues.removeValue(forKey: id) } }
+        let alreadyEnded = subscribers.withLock { state -> Bool in
+            if !state.ended { state.queues[id] = subscription }
+            return state.ended
+        }
+        if alreadyEnded { subscription.end() } else if streams.contains(.health) { subscription.offer(.health(health)) }
+        return subscription
+    }
+
+    /// Changes the pipeline (a new heading filter, a reloaded calibration) on the engine's thread,
+    /// before the next sample.
+    public func changePipeline(_ change: @escaping (inout MotionPipeline) -> Void) {
+        subscribers.withLock { $0.pipelineChanges.append(change) }
+    }
+
+    // MARK: Running
+
+    /// Configures the chip ahead of `run` (which configures it again): for a caller that names
+    /// the ranges and the output rate before the first sample.
+    @discardableResult
+    public func configure() throws(IMUDriverError) -> (configuration: IMUConfiguration, rateHz: Double) {
+        let loop = AcquisitionLoop(driver: device.driver, clock: device.clock, placement: device.placement, rate: settings.rateHz)
+        let configured = try loop.configure()
+        outputRateHz = configured.rateHz
+        preconfigured = true
+        return configured
+    }
+
+    /// Whether the chip's FIFO collects the samples (at and above `AcquisitionLoop.fifoRateHz`).
+    public var usesFIFO: Bool {
+        AcquisitionLoop(driver: device.driver, clock: device.clock, placement: device.placement, rate: settings.rateHz).usesFIFO
+    }
+
+    /// Runs on a thread of its own until `stop()`, the duration, or an error it cannot ride out
+    /// (told as the last health's `problem`).
+    public func start() {
+        let thread = Thread { [self] in
+            do throws(IMUDriverError) {
+                try run()
+            } catch {
+                onNotice(.trouble("\(error)"))
+            }
+        }
+        thread.name = "imu engine"
+        thread.start()
+    }
+
+    /// Asks the engine to stop and waits until it has (the chip asleep, subscribers ended).
+    public func stop() {
+        requestStop()
+        waitUntilEnded()
+    }
+
+    /// Asks the engine to stop at its next sample (also from a handler on its own thread).
+    public func requestStop() { stopRequested.store(true, ordering: .relaxed) }
+
+    /// Waits until the engine has ended (returns at once if it never started).
+    public func waitUntilEnded() {
+        guard started.load(ordering: .acquiring) else { return }
+        ended.wait()
+        ended.signal()
+    }
+
+    private var isStopping: Bool { stopRequested.load(ordering: .relaxed) || shouldStop() }
+
+    /// Runs acquisition on the calling thread until a stop, the duration, or an error it cannot
+    /// ride out (the chip refusing its configuration at the start).
+    public func run() throws(IMUDriverError) {
+        started.store(true, ordering: .releasing)
+        defer { finish() }
+        let clock = device.clock
+        let start = clock.now
+        func remaining() -> Double? { settings.duration.map { $0 - (clock.now - start) } }
+        var loop = AcquisitionLoop(driver: device.driver, clock: clock, placement: device.placement, rate: settings.rateHz)
+        // An I²C adapter that goes away and comes back is told like the chip's outages.
+        (device.bus as? ReopeningI2CBus)?.note = { [self] in onNotice(.trouble($0)) }
+        loop.report = { [self] message in
+            updateHealth { health in
+                if health.state != .outage { health.outages += 1 }
+                health.state = .outage
+                health.problem = message
+            }
+            onNotice(.trouble(message))
+        }
+        loop.recovered = { [self] message in
+            updateHealth { health in
+                health.state = .measuring
+                health.problem = nil
+            }
+            onNotice(.recovered(message))
+        }
+        var lostBefore = 0
+        loop.onLost = { [self] total in updateHealth { $0.lostSamples = lostBefore + total } }
+        loop.shouldStop = { [self] in isStopping || !hasDemand }
+        var lastHealthTold = -Double.infinity
+
+        func process(_ raw: MotionSample) -> Bool {
+            applyPipelineChanges()
+            let (observers, queues, wantsHealth) = outputsWanted(at: raw.timestamp, lastHealthTold: &lastHealthTold)
+            publish(.sample(raw), observers, queues)
+            let step = pipeline.update(raw)
+            if let motion = step.motion { publish(.motion(motion), observers, queues) }
+            for event in step.events { publish(.event(event), observers, queues) }
+            if let health = wantsHealth { publish(.health(health), observers, queues) }
+            return isStopping
+        }
+
+        while !isStopping {
+            if let left = remaining(), left <= 0 { break }
+            guard hasDemand else {
+                try? device.driver.sleep()
+                updateHealth { $0.state = .asleep }
+                clock.sleep(seconds: min(AcquisitionLoop.retryInterval, remaining() ?? .infinity))
+                housekeeping()
+                continue
+            }
+            loop.duration = remaining()
+            if preconfigured {
+                preconfigured = false
+            } else {
+                outputRateHz = try loop.configure().rateHz
+            }
+            updateHealth { $0.state = .measuring }
+            if var lowPower = settings.lowPower {
+                lowPower.notice = { [self] transition in
+                    switch transition {
+                    case .idle: updateHealth { $0.state = .idle }
+                    case .outage(_, let problem):
+                        updateHealth { health in
+                            if health.state != .outage { health.outages += 1 }
+                            health.state = .outage
+                            health.problem = problem
+                        }
+                    case .woke, .recovered: updateHealth { health in
+                        health.state = .measuring
+                        health.problem = nil
+                    }
+                    }
+                    onNotice(.lowPower(transition))
+                }
+                let losses = try lowPower.run(
+                    loop: loop, remaining: remaining, housekeeping: housekeeping, shouldStop: { [self] in isStopping },
+                    resumeAfterGap: { [self] in pipeline.resumeAfterGap() }
+                ) { [self] raw in
+                    if process(raw) { return .stop }
+                    guard let motion = pipeline.lastMotion else { return .warmingUp }
+                    return pipeline.detector.shake.isShaking || motion.userAcceleration.length >= lowPower.activityG
+                        ? .active : .quiet
+                }
+                lostBefore += losses.samples
+                updateHealth { health in
+                    health.lostSamples = lostBefore
+                    health.unwatchedSeconds += losses.unwatchedSeconds
+                }
+                break
+            }
+            lostBefore += try loop.run(afterBatch: housekeeping, handle: process)
+        }
+    }
+
+    private var hasDemand: Bool { subscribers.withLock { $0.hasDemand } }
+
+    private func updateHealth(_ change: (inout EngineHealth) -> Void) {
+        let (changed, health, queues, observers) = subscribers.withLock { state in
+            let before = state.health
+            change(&state.health)
+            state.health.timestamp = device.clock.now
+            return (!before.sameCondition(as: state.health), state.health, state.queueList, state.observerList)
+        }
+        guard changed else { return }
+        publish(.health(health), observers, queues)
+    }
+
+    /// The subscribers of this sample, and the health to tell with it (once a second).
+    private func outputsWanted(
+        at timestamp: Double, lastHealthTold: inout Double
+    ) -> ([Observer], [MotionSubscription], EngineHealth?) {
+        subscribers.withLock { state in
+            state.health.samples += 1
+            state.health.timestamp = timestamp
+            var health: EngineHealth?
+            if timestamp - lastHealthTold >= 1 {
+                lastHealthTold = timestamp
+                health = state.health
+            }
+            return (state.observerList, state.queueList, health)
+        }
+    }
+
+    private func publish(_ output: MotionOutput, _ observers: [Observer], _ queues: [MotionSubscription]) {
+        let stream = output.stream
+        for observer in observers where observer.streams.contains(stream) { observer.handler(output) }
+        for queue in queues where queue.wants(output) { queue.offer(output) }
+    }
+
+    private func applyPipelineChanges() {
+        let changes = subscribers.withLock { state -> [(inout MotionPipeline) -> Void] in
+            defer { state.pipelineChanges.removeAll() }
+            return state.pipelineChanges
+        }
+        for change in changes { change(&pipeline) }
+    }
+
+    private func finish() {
+        try? device.driver.sleep()
+        updateHealth { $0.state = .stopped }
+        let queues = subscribers.withLock { state -> [MotionSubscription] in
+            state.ended = true
+            return state.queueList
+        }
+        for queue in queues { queue.end() }
+        ended.signal()
+    }
+}

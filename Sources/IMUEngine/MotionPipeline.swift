@@ -1,0 +1,67 @@
+import IMUDrivers
+import IMUEvents
+import IMUGeometry
+import IMUMotion
+
+/// The one chain every sample goes through, wherever it comes from (the engine's acquisition, a
+/// replayed log): the stored calibration (with the hard iron it tracks online), the
+/// fixed-point fusion, the calibrated field and its accuracy attached, the recognisers.
+public struct MotionPipeline {
+    public private(set) var calibration: SensorCalibration
+    private(set) var fusion: DeviceMotionPipeline<FixedFusionFilter>
+    private let conversion: FrameConversion
+    public var detector: EventDetector
+    /// The latest device motion (nil while the filter warms up).
+    public private(set) var lastMotion: DeviceMotion?
+
+    /// What one sample gave: its device motion (nil while the filter warms up) and the events it
+    /// completed.
+    public struct Step {
+        public var motion: DeviceMotion?
+        public var events: [MotionEvent]
+    }
+
+    /// `frame`: the reference frame of the attitude (the default is the one the chip allows:
+    /// magnetic north with a magnetometer, an arbitrary heading without).
+    public init(
+        calibration: SensorCalibration, magnetometer: Bool, frame: FrameConversion? = nil, headingFilterDegrees: Double? = nil
+    ) {
+        self.calibration = calibration
+        conversion = frame ?? FrameConversion(frame: magnetometer ? .xMagneticNorthZVertical : .xArbitraryZVertical)!
+        fusion = calibration.fusionPipeline(frame: conversion)
+        detector = EventDetector(headingFilterDegrees: headingFilterDegrees)
+    }
+
+    public var referenceFrame: ReferenceFrame { fusion.referenceFrame }
+
+    /// The fixed-point core's attitude quaternion as it is (before any frame conversion): what a
+    /// soak checks for drift from unit length.
+    public var coreAttitude: Quaternion {
+        let q = fusion.filter.state.attitude
+        return Quaternion(w: q.w.doubleValue, x: q.x.doubleValue, y: q.y.doubleValue, z: q.z.doubleValue)
+    }
+
+    /// Takes one raw sample (device axes).
+    public mutating func update(_ raw: MotionSample) -> Step {
+        let calibrated = calibration.apply(to: raw)
+        guard let fused = fusion.update(calibrated) else { return Step(motion: nil, events: []) }
+        let motion = fused.with(field: calibrated.magneticField, accuracy: calibration.magnetometerAccuracy)
+        lastMotion = motion
+        let events = detector.update(
+            gravity: motion.gravity, userAcceleration: motion.userAcceleration, heading: motion.heading,
+            timestamp: motion.timestamp)
+        return Step(motion: motion, events: events)
+    }
+
+    /// Heading changes at least this big are events; nil: none.
+    public mutating func setHeadingFilter(degrees: Double?) {
+        detector.headingFilter = degrees.map(HeadingFilter.init(minimumChangeDegrees:))
+    }
+
+    /// Back from an idle stretch in which no samples were read: the filter keeps what it knew
+    /// (attitude, gyro bias; a warm-up again would miss the shake that woke it), and the gap is
+    /// not integrated as if it were one long sample.
+    public mutating func resumeAfterGap() {
+        fusion = DeviceMotionPipeline(filter: fusion.filter, frame: conversion)
+    }
+}
