@@ -10,6 +10,7 @@ packages=(
     i2c-tools      # i2cdetect / i2cget, to compare with `imu probe` on a real board
     pkg-config     # SwiftPM finds libgpiod through it
     libmosquitto-dev  # <mosquitto.h> and libmosquitto, for the daemon's MQTT front end (CMosquitto)
+    libsystemd-dev    # <systemd/sd-bus.h> and libsystemd, for iio-sensor-proxy's D-Bus interface (CSensorProxyBus)
 )
 if [ "${1:-}" = "--tests" ]; then
     packages+=(
@@ -25,6 +26,10 @@ if [ "${1:-}" = "--tests" ]; then
         libnewlib-arm-none-eabi    # … with newlib's soft-float libm
         tmux             # a real terminal for the live views' tests (80×24, 120×40, resized)
         systemd          # systemd-analyze: the service unit's exposure rating
+        dbus             # dbus-daemon (a private bus for the D-Bus test) and dbus-send
+        iio-sensor-proxy # monitor-sensor: a real desktop client of net.hadess.SensorProxy (its service is not started)
+        socat            # Docs/protocol.md's examples and the socket's hostile-client checks
+        python3          # the Python client (python/) and its tests against a twin daemon
     )
 fi
 
