@@ -79,6 +79,7 @@ let package = Package(
             name: "IMUEngine",
             dependencies: [
                 "IMUBus", "IMUGeometry", "IMUDrivers", "IMUBoards", "IMUCalibration", "IMUMotion", "IMUEvents", "IMUFormats",
+                "IMUConfigFile",
             ]
         ),
         // Platforms at the edge: opening an IMU on Linux (/dev/i2c-N, the header's GPIO chip) or

@@ -12,6 +12,9 @@ bash Scripts/setup.sh --tests
 echo "== swift build"
 swift build --build-tests
 
+echo "== architecture (Docs/architecture.md's module table against Package.swift)"
+python3 Scripts/check-architecture.py
+
 echo "== release build (the binary the service installs: Swift runtime linked in, no toolchain path)"
 swift build -c release --static-swift-stdlib --product imu
 
@@ -48,4 +51,4 @@ bash Scripts/check-firmware.sh .build/firmware
 echo "== fuzzing (libFuzzer: the TOML reader and loaders, the log reader, the register decoders, the socket's requests; kept inputs, then fixed-seed runs)"
 bash Scripts/fuzz.sh
 
-echo "summary: $((swift_tests + python_tests + kernel_checks + 4)) passed, 0 failed"
+echo "summary: $((swift_tests + python_tests + kernel_checks + 5)) passed, 0 failed"

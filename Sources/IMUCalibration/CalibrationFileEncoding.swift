@@ -1,4 +1,5 @@
 import Foundation
+import IMUConfigFile
 import IMUGeometry
 
 extension CalibrationFile {
@@ -68,26 +69,7 @@ func tomlVector(_ v: Vector3) -> String {
 }
 
 /// A TOML basic string, escaped.
-func tomlString(_ text: String) -> String {
-    var out = "\""
-    for scalar in text.unicodeScalars {
-        switch scalar {
-        case "\"": out += "\\\""
-        case "\\": out += "\\\\"
-        case "\n": out += "\\n"
-        case "\t": out += "\\t"
-        case "\r": out += "\\r"
-        default:
-            if scalar.value < 0x20 || scalar.value == 0x7f {
-                let hex = String(scalar.value, radix: 16, uppercase: true)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            } else {
-                out.unicodeScalars.append(scalar)
-            }
-        }
-    }
-    return out + "\""
-}
+func tomlString(_ text: String) -> String { QuotedString.toml(text) }
 
 extension CalibrationFile {
     /// The names of the tables present, in file order.

@@ -1,3 +1,4 @@
+import IMUConfigFile
 import IMUGeometry
 
 /// The JSON shapes of `imu calibrate --json` (issue 5 fixes the keys; outside checks rely on
@@ -59,24 +60,5 @@ enum JSONValue {
         }
     }
 
-    private func quoted(_ s: String) -> String {
-        var out = "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
-    }
+    private func quoted(_ s: String) -> String { QuotedString.json(s) }
 }

@@ -121,13 +121,13 @@ struct BenchBROADCommand: ParsableCommand {
             throw CommandError("no BROAD dataset: give --dataset DIR (the folder of trial CSVs)")
         }
         let paths: [String]
-        do { paths = try BROADDataset.trialPaths(in: folder) } catch { throw CommandError("\(error)") }
+        paths = try CommandError.wrapping { try BROADDataset.trialPaths(in: folder) }
         guard !paths.isEmpty else { throw CommandError("no trial CSVs in \(folder)") }
 
         var results: [(name: String, samples: Int, nine: BROADScore, six: BROADScore)] = []
         for path in paths {
             let trial: BROADTrial
-            do { trial = try BROADTrial.read(path: path) } catch { throw CommandError("\(error)") }
+            trial = try CommandError.wrapping { try BROADTrial.read(path: path) }
             guard let nine = score(trial, magnetometer: true), let six = score(trial, magnetometer: false) else {
                 throw CommandError("\(trial.name): no movement rows with known truth to score")
             }
@@ -198,7 +198,7 @@ struct BenchFusionCommand: ParsableCommand {
         let samples: [MotionSample]
         let source: String
         if let input {
-            do { samples = try ReplayLog.read(path: input).samples } catch { throw CommandError("\(error)") }
+            samples = try CommandError.wrapping { try ReplayLog.read(path: input).samples }
             source = input
         } else {
             samples = Self.syntheticLog()

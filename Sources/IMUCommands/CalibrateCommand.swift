@@ -335,10 +335,6 @@ struct CalibrateReset: ParsableCommand {
             chip: session.driver.model.rawValue, board: session.board.name, bus: session.bus.name,
             address: Int(session.placement.address))
         let directory = CalibrationDirectory.forWriting(environment: ProcessInfo.processInfo.environment, system: system)
-        do {
-            print(try CalibrationStore.remove(chip, from: directory) ? "removed the calibration of \(chip)" : "no calibration stored for \(chip)")
-        } catch {
-            throw CommandError("\(error)")
-        }
+        try CommandError.wrapping { print(try CalibrationStore.remove(chip, from: directory) ? "removed the calibration of \(chip)" : "no calibration stored for \(chip)") }
     }
 }

@@ -22,11 +22,7 @@ extension MotionEngine {
     /// Configures the chip (before a header that names its ranges and rate).
     @discardableResult
     func configureForCommand() throws -> (configuration: IMUConfiguration, rateHz: Double) {
-        do {
-            return try configure()
-        } catch {
-            throw CommandError("\(error)")
-        }
+        return try CommandError.wrapping { try configure() }
     }
 
     /// Runs until Ctrl-C, the duration or `requestStop()`; `flush` runs between reads. Trouble
@@ -36,11 +32,7 @@ extension MotionEngine {
         shouldStop = { StopSignal.isRequested }
         housekeeping = flush
         onNotice = { printToStandardError("imu: " + $0.text) }
-        do {
-            try run()
-        } catch {
-            throw CommandError("\(error)")
-        }
+        try CommandError.wrapping { try run() }
         return health.lostSamples
     }
 
@@ -66,11 +58,7 @@ extension SensorCalibration {
 extension LowPowerAcquisition {
     /// `--low-power` for a command: the chip's INT line on the header (the twin's with --sim).
     static func forCommand(_ device: IMUDevice) throws -> LowPowerAcquisition {
-        do {
-            return try LowPowerAcquisition(device: device, gpio: device.headerGPIO(catalog: Hardware.catalog()))
-        } catch {
-            throw CommandError("\(error)")
-        }
+        return try CommandError.wrapping { try LowPowerAcquisition(device: device, gpio: device.headerGPIO(catalog: Hardware.catalog())) }
     }
 }
 

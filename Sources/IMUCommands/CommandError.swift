@@ -1,12 +1,21 @@
-import IMUDevices
-import IMUEngine
-import IMUFormats
 /// An error the `imu` command reports in words and ends with a non-zero status.
 struct CommandError: Error, CustomStringConvertible {
     var description: String
 
     init(_ description: String) {
         self.description = description
+    }
+
+    /// Runs `body`, any error it throws becoming a CommandError in the error's own words (the
+    /// library's errors already name the file, line, chip or bus).
+    static func wrapping<Result>(_ body: () throws -> Result) throws -> Result {
+        do {
+            return try body()
+        } catch let error as CommandError {
+            throw error
+        } catch {
+            throw CommandError("\(error)")
+        }
     }
 
     /// What to say when there is no I²C bus at all.

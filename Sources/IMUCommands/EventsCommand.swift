@@ -7,6 +7,7 @@ import IMUMotion
 import IMUDevices
 import IMUEngine
 import IMUFormats
+import IMUShare
 
 /// `imu events`: shakes, orientation changes, slaps (and heading changes) as they happen, or from
 /// a recording.
@@ -31,6 +32,8 @@ struct EventsCommand: ParsableCommand {
 
     @OptionGroup var source: IMUSourceOptions
 
+    @OptionGroup var daemon: DaemonSourceOptions
+
     @Option(help: "Read a recorded log instead of a live IMU.")
     var replay: String?
 
@@ -52,9 +55,7 @@ struct EventsCommand: ParsableCommand {
     func validate() throws {
         if replay != nil && source.sim { throw ValidationError("choose --sim or --replay, not both") }
         if lowPower && replay != nil { throw ValidationError("--low-power watches a live IMU; a replay has no chip to sleep") }
-        guard rate.isFinite, rate >= 10, rate <= 1000 else {
-            throw ValidationError("--rate must be between 10 and 1000 samples per second for events, not \(rate)")
-        }
+        try SampleRateOption.validate(rate, lowest: 10)
         if let headingFilter, !(headingFilter >= 0 && headingFilter < 360) {
             throw ValidationError("--heading-filter must be 0 to 360 degrees, not \(headingFilter)")
         }
@@ -92,6 +93,18 @@ struct EventsCommand: ParsableCommand {
             return
         }
 
+        if !lowPower, headingFilter == nil,
+           let path = daemon.daemonSocket(hardwareChosen: source.sim || source.board != nil || source.bus != nil) {
+            try DaemonRelay.run(path: path, subscribe: SubscribeOptions(stream: .events), duration: duration, flush: { output.flushIfDue() }) { line in
+                if format == .jsonl {
+                    output.write(line)
+                } else if let event = MotionEvent(jsonLine: line) {
+                    show([event])
+                }
+            }
+            try output.finish()
+            return
+        }
         let device = try source.open()
         let engine = try MotionEngine.forCommand(
             device: device, rateHz: rate, duration: duration, headingFilterDegrees: headingFilter,

@@ -18,11 +18,7 @@ enum Hardware {
     static func catalog() -> BoardCatalog { BoardCatalog.standard() }
 
     static func profile(named name: String) throws -> BoardProfile {
-        do {
-            return try catalog().profile(named: name)
-        } catch {
-            throw CommandError("\(error)")
-        }
+        return try CommandError.wrapping { try catalog().profile(named: name) }
     }
 
     // MARK: imu read

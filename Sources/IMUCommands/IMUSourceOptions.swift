@@ -46,3 +46,13 @@ struct IMUSourceOptions: ParsableArguments {
         return options
     }
 }
+
+/// `--rate`, checked the same way by every live command: finite, from `lowest` (10 Hz where the
+/// fusion runs, 0.1 Hz for raw samples) up to the chips' 1000 Hz.
+enum SampleRateOption {
+    static func validate(_ rate: Double, lowest: Double) throws {
+        guard rate.isFinite, rate >= lowest, rate <= 1000 else {
+            throw ValidationError("--rate must be between \(number(lowest, lowest < 1 ? 1 : 0)) and 1000 samples per second, not \(rate)")
+        }
+    }
+}

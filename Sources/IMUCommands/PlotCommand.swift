@@ -57,11 +57,7 @@ struct PlotCommand: ParsableCommand {
         }
         // Atomically (a full disk leaves the old chart, or none, never half of one), and with
         // the system's reason when it fails.
-        do {
-            try AtomicFile.write(chart.svg(), to: output)
-        } catch {
-            throw CommandError("\(error)")
-        }
+        try CommandError.wrapping { try AtomicFile.write(chart.svg(), to: output) }
     }
 
     /// Accelerometer, gyroscope and (when the log has one) magnetometer panels.

@@ -32,9 +32,7 @@ struct RecordCommand: ParsableCommand {
     @OptionGroup var source: IMUSourceOptions
 
     func validate() throws {
-        guard rate.isFinite, rate >= 0.1, rate <= 1000 else {
-            throw ValidationError("--rate must be between 0.1 and 1000 samples per second, not \(rate)")
-        }
+        try SampleRateOption.validate(rate, lowest: 0.1)
         if let duration, !(duration > 0 && duration.isFinite) {
             throw ValidationError("--duration must be a positive number of seconds, not \(duration)")
         }

@@ -56,9 +56,7 @@ struct RunCommand: ParsableCommand {
     @OptionGroup var frontEnds: ShareOptions
 
     func validate() throws {
-        guard rate.isFinite, rate >= 10, rate <= 1000 else {
-            throw ValidationError("--rate must be between 10 and 1000 samples per second, not \(rate)")
-        }
+        try SampleRateOption.validate(rate, lowest: 10)
         if let mqtt, case .failure(let problem) = MQTTSettings.parseURL(mqtt) {
             throw ValidationError("--mqtt \(problem.reason), not \"\(mqtt)\"")
         }
@@ -107,16 +105,11 @@ struct RunCommand: ParsableCommand {
             return
         }
         let gpio: HeaderGPIO
-        do {
-            gpio = try device.headerGPIO(catalog: Hardware.catalog())
-        } catch {
-            throw CommandError("\(error)")
-        }
+        gpio = try CommandError.wrapping { try device.headerGPIO(catalog: Hardware.catalog()) }
         let daemon = try Daemon(settings: daemonSettings, device: device, gpio: gpio, log: log)
         daemon.shouldStop = { StopSignal.isRequested }
         daemon.takeReloadRequest = { StopSignal.takeReloadRequest() }
-        let shared = try frontEnds.start(engine: daemon.engine, log: log)
-        defer { shared.stop() }
+        daemon.frontEnds = frontEnds.frontEnds(log: log)
         try daemon.run()
     }
 }

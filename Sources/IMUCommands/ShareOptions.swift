@@ -1,11 +1,12 @@
 import ArgumentParser
+import IMUDaemon
 import IMUEngine
 import IMUSensorProxy
 import IMUShare
 import Logging
 
 /// `imu run`'s front ends for local programs: the Unix socket (Docs/protocol.md) and
-/// iio-sensor-proxy's D-Bus interface for the desktop.
+/// iio-sensor-proxy's D-Bus interface for the desktop. The daemon starts them once it runs.
 struct ShareOptions: ParsableArguments {
     @Option(help: ArgumentHelp(
         "Serve clients on this Unix socket.",
@@ -26,47 +27,70 @@ struct ShareOptions: ParsableArguments {
         if noSocket, socket != nil { throw ValidationError("--socket and --no-socket exclude each other") }
     }
 
-    /// Starts what was asked for. A socket that cannot be served stops the daemon (another daemon
-    /// on it would read the same chip); D-Bus trouble is a warning and the daemon runs without it.
-    func start(engine: MotionEngine, log: Logger) throws -> SharedFrontEnds {
-        let feed = EngineFeed(engine: engine)
+    /// What was asked for. Trouble starting either is a warning and the daemon runs without that
+    /// front end (its rules and MQTT do not depend on them).
+    func frontEnds(log: Logger) -> [any DaemonFrontEnd] {
         let note: @Sendable (ShareServer.Note) -> Void = { note in
             switch note {
             case .info(let text): log.info("\(text)")
             case .warning(let text): log.warning("\(text)")
             }
         }
-        var frontEnds = SharedFrontEnds()
+        var frontEnds: [any DaemonFrontEnd] = []
         if !noSocket {
             var settings = ShareServer.Settings(path: socket ?? SocketLocation.serverPath())
             settings.serverName = "imu \(IMUVersion.current)"
-            let server = ShareServer(settings: settings, feed: feed, note: note)
-            do {
-                try server.start()
-            } catch {
-                throw CommandError("\(error)")
-            }
-            frontEnds.server = server
+            frontEnds.append(SocketFrontEnd(settings: settings, note: note))
         }
         if let bus = SensorProxyService.Bus(rawValue: dbus.rawValue) {
-            let service = SensorProxyService(feed: feed, bus: bus, note: note)
-            do {
-                try service.start()
-                frontEnds.sensorProxy = service
-            } catch {
-                log.warning("no D-Bus sensor interface: \(error)")
-            }
+            frontEnds.append(SensorProxyFrontEnd(bus: bus, note: note))
         }
         return frontEnds
     }
 }
 
-struct SharedFrontEnds {
+final class SocketFrontEnd: DaemonFrontEnd {
+    let settings: ShareServer.Settings
+    let note: @Sendable (ShareServer.Note) -> Void
     var server: ShareServer?
-    var sensorProxy: SensorProxyService?
 
-    func stop() {
-        sensorProxy?.stop()
-        server?.stop()
+    init(settings: ShareServer.Settings, note: @escaping @Sendable (ShareServer.Note) -> Void) {
+        self.settings = settings
+        self.note = note
     }
+
+    func start(engine: MotionEngine) throws {
+        let server = ShareServer(settings: settings, feed: EngineFeed(engine: engine), note: note)
+        do {
+            try server.start()
+        } catch {
+            throw CommandError("no local socket: \(error)")
+        }
+        self.server = server
+    }
+
+    func stop() { server?.stop() }
+}
+
+final class SensorProxyFrontEnd: DaemonFrontEnd {
+    let bus: SensorProxyService.Bus
+    let note: @Sendable (ShareServer.Note) -> Void
+    var service: SensorProxyService?
+
+    init(bus: SensorProxyService.Bus, note: @escaping @Sendable (ShareServer.Note) -> Void) {
+        self.bus = bus
+        self.note = note
+    }
+
+    func start(engine: MotionEngine) throws {
+        let service = SensorProxyService(feed: EngineFeed(engine: engine), bus: bus, note: note)
+        do {
+            try service.start()
+        } catch {
+            throw CommandError("no D-Bus sensor interface: \(error)")
+        }
+        self.service = service
+    }
+
+    func stop() { service?.stop() }
 }

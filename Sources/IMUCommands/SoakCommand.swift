@@ -47,7 +47,7 @@ struct SoakCommand: ParsableCommand {
 
     func validate() throws {
         guard samples > 0 else { throw ValidationError("--samples must be positive, not \(samples)") }
-        guard rate.isFinite, rate >= 10, rate <= 1000 else { throw ValidationError("--rate must be 10 to 1000, not \(rate)") }
+        try SampleRateOption.validate(rate, lowest: 10)
         guard faultInterval.isFinite, faultInterval == 0 || faultInterval >= 5 else {
             throw ValidationError("--fault-interval must be 0 or at least 5 s, not \(faultInterval)")
         }

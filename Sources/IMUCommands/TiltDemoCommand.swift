@@ -44,9 +44,7 @@ struct TiltDemoCommand: ParsableCommand {
     static let defaultScenario = "tilt-around"
 
     func validate() throws {
-        guard rate.isFinite, rate >= 10, rate <= 1000 else {
-            throw ValidationError("--rate must be between 10 and 1000 samples per second, not \(rate)")
-        }
+        try SampleRateOption.validate(rate, lowest: 10)
         guard deadZoneDegrees.isFinite, deadZoneDegrees >= 0, deadZoneDegrees < 90 else {
             throw ValidationError("--dead-zone must be from 0 up to 90 degrees, not \(deadZoneDegrees)")
         }

@@ -1,3 +1,4 @@
+import IMUConfigFile
 import IMUFormats
 
 /// How acquisition is going: what `health` subscribers get when it changes and once a second.
@@ -38,7 +39,7 @@ public struct EngineHealth: Sendable, Equatable {
 
     /// `{"type":"health","t":…,"state":"measuring",…}`.
     public var jsonLine: String {
-        func text(_ value: String?) -> String { value.map(JSONText.string) ?? "null" }
+        func text(_ value: String?) -> String { value.map(QuotedString.json) ?? "null" }
         return "{\"type\":\"health\",\"t\":\(number(timestamp, 6)),\"state\":\"\(state.rawValue)\",\"rate_hz\":\(number(rateHz, 3)),"
             + "\"samples\":\(samples),\"lost_samples\":\(lostSamples),\"unwatched_s\":\(number(unwatchedSeconds, 3)),\"outages\":\(outages),\"problem\":\(text(problem)),"
             + "\"calibration\":\(text(calibration)),\"mag_accuracy\":\(text(magnetometerAccuracy))}"

@@ -1,3 +1,5 @@
+import IMUConfigFile
+
 /// Home Assistant's MQTT discovery for one IMU: the retained config messages that make it appear
 /// as a device with event entities (shake, slap, orientation), sensors (roll, pitch, yaw, heading,
 /// orientation, compass calibration) and device triggers (shake phases, slap directions).
@@ -110,26 +112,7 @@ public struct HomeAssistantDiscovery: Sendable {
 
 /// Just enough JSON writing for the messages above (values are already JSON text).
 enum JSON {
-    static func string(_ s: String) -> String {
-        var out = "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
-    }
+    static func string(_ s: String) -> String { QuotedString.json(s) }
 
     static func array(_ values: [String]) -> String { "[" + values.joined(separator: ",") + "]" }
 

