@@ -3,8 +3,8 @@
 # /dev/i2c-N of Debian's kernel and checks what it decodes. Busybox sh; everything it needs is
 # in the initramfs (busybox, /bin/imu and its libraries, /lib/modules/*.ko, /Boards).
 #
-# The bus is the kernel's i2c-stub: three virtual chips (0x68 MPU-6050, 0x6a LSM9DS1
-# accel/gyro, 0x1c LSM9DS1 magnetometer), each 256 byte-registers that keep whatever is
+# The bus is the kernel's i2c-stub: five virtual chips (0x68 MPU-6050, 0x6a LSM9DS1
+# accel/gyro, 0x1c LSM9DS1 magnetometer, 0x69 MPU-9250, 0x0c its AK8963), each 256 byte-registers that keep whatever is
 # written and return it on reads. We preload the identity and output registers, `imu` writes
 # its configuration on top (i2c-stub just stores it), and the readings must come out exactly
 # as the preloaded counts decode. i2c-stub is SMBus-only (no I2C_FUNC_I2C), so every read
@@ -93,7 +93,7 @@ echo "kernel $(uname -r)"
 
 # --- The bus ------------------------------------------------------------------------------
 # i2c-core is built into Debian's kernel; i2c-dev gives /dev/i2c-N, i2c-stub the virtual chips.
-if ! insmod /lib/modules/i2c-dev.ko || ! insmod /lib/modules/i2c-stub.ko chip_addr=0x68,0x6a,0x1c; then
+if ! insmod /lib/modules/i2c-dev.ko || ! insmod /lib/modules/i2c-stub.ko chip_addr=0x68,0x6a,0x1c,0x69,0x0c; then
     check "load i2c-dev and i2c-stub" "insmod failed" "modules loaded"
     finish
 fi
@@ -186,14 +186,45 @@ poke 0x1c 0x28 0x11 0x11 0x11 0x11 0x11 0x11
 # ["-x", "-y", "+z"]: device x and y are the chip's negated.
 sense_hat_expected="0.49971,-0.49386,-1.00772,-0.30543,0.61087,0.12217,14.000,28.000,42.000,35.00"
 
+# --- MPU-9250 at 0x69 (AD0 high) and its AK8963 at 0x0c -----------------------------------
+# The same registers as the MPU-6050 where the maps agree; `configure` also writes ACCEL_CONFIG 2
+# (0x1d) and reads it back (i2c-stub keeps it: the clone check passes), and INT_PIN_CFG (0x37)
+# BYPASS_EN. On the real part the AK8963 answers only through that bypass; i2c-stub always
+# answers, so the scan lists 0x0c too.
+poke 0x69 0x75 0x71                       # WHO_AM_I: MPU-9250
+# accel, gyro as the MPU-6050's above; temperature -3400 → -3400/333.87 + 21 = 10.82 °C (the
+# 6500 map's formula, not the 6050's 26.53)
+poke 0x69 0x3b 0x10 0x00 0xf0 0x00 0x20 0x00 0xf2 0xb8 0x02 0x8f 0xfa 0xe2 0x00 0x41
+poke 0x0c 0x00 0x48                       # WIA
+# Fuse ROM ASAX–ASAZ: 0xc0, 0x80, 0x40 → adjustments 1.25, 1.00, 0.75 (i2c-stub returns them in
+# any mode; the real part only in fuse ROM access mode, which the driver enters).
+poke 0x0c 0x10 0xc0 0x80 0x40
+# ST1 (DRDY), HX = 1000, HY = -2000, HZ = 3000 (little-endian), ST2 = BITM (16-bit, no overflow):
+# the driver reads these 8 bytes from 0x02 in one block read, ending with ST2.
+poke 0x0c 0x02 0x01 0xe8 0x03 0x30 0xf8 0xb8 0x0b 0x10
+# Its own axes: 1000 × 0.15 × 1.25 = 187.5, -2000 × 0.15 = -300, 3000 × 0.15 × 0.75 = 337.5 µT;
+# in the accel/gyro axes (x = its y, y = its x, z = -its z): (-300, 187.5, -337.5) µT.
+mpu9250_expected="-0.50000,0.50000,-1.00000,0.17453,-0.34907,0.01732,-300.000,187.500,-337.500,10.82"
+# A GY-9250 with AD0 tied high: no shipped profile has that address, so the test writes one.
+cat >/tmp/gy-9250-ad0-high.toml <<'TOML'
+title = "GY-9250 (MPU-9250, AD0 high)"
+kind = "hat"
+
+[[imu]]
+chip = "MPU-9250"
+address = 0x69
+TOML
+
 # --- imu probe ----------------------------------------------------------------------------
 run probe probe --bus "$bus"
 check "probe: exit status" "$status" 0
-check "probe: bus line" "$(head -n 1 /tmp/probe.out)" "$bus (SMBus stub driver): 0x1c 0x68 0x6a"
+check "probe: bus line" "$(head -n 1 /tmp/probe.out)" "$bus (SMBus stub driver): 0x0c 0x1c 0x68 0x69 0x6a"
 contains "probe: MPU-6050 at 0x68" /tmp/probe.out \
     "  MPU-6050  at 0x68: accelerometer, gyroscope, thermometer, fifo, motion-interrupt, data-ready-interrupt"
 contains "probe: LSM9DS1 at 0x6a with magnetometer 0x1c" /tmp/probe.out \
     "  LSM9DS1   at 0x6a + magnetometer 0x1c: accelerometer, gyroscope, magnetometer, thermometer, fifo, motion-interrupt, data-ready-interrupt"
+contains "probe: MPU-9250 at 0x69 with its AK8963 at 0x0c" /tmp/probe.out \
+    "  MPU-9250  at 0x69 + magnetometer 0x0c: accelerometer, gyroscope, magnetometer, thermometer, fifo, motion-interrupt, data-ready-interrupt"
 
 # The scan must agree with busybox's i2cdetect on the same bus.
 i2cdetect_addresses=$(i2cdetect -y "$bus_number" | awk 'NR > 1 { for (i = 2; i <= NF; i++) if ($i != "--") printf "0x%s ", $i }')
@@ -203,7 +234,7 @@ run probe_json probe --bus "$bus" --json
 check "probe --json: exit status" "$status" 0
 # JSONSerialization pretty-prints with sorted keys; compare the compacted text.
 tr -d ' \n' </tmp/probe_json.out >/tmp/probe_json.compact
-contains "probe --json: addresses" /tmp/probe_json.compact '"addresses":["0x1c","0x68","0x6a"]'
+contains "probe --json: addresses" /tmp/probe_json.compact '"addresses":["0x0c","0x1c","0x68","0x69","0x6a"]'
 contains "probe --json: adapter" /tmp/probe_json.compact '"adapter":"SMBusstubdriver"'
 contains "probe --json: MPU-6050 at 0x68" /tmp/probe_json.compact \
     '{"address":"0x68","capabilities":["accelerometer","gyroscope","thermometer","fifo","motion-interrupt","data-ready-interrupt"],"name":"MPU-6050"}'
@@ -281,12 +312,23 @@ check "read sense-hat: configuration registers" \
        for r in 0x20 0x21 0x23 0x22; do i2cget -y "$bus_number" 0x1c "$r" b; done)" \
     "$(printf '0x44\n0x00\n0x00\n0x78\n0x00\n0x0c\n0x03')"
 
+# --- imu read: MPU-9250 with its AK8963 ---------------------------------------------------
+run gy9250 read --bus "$bus" --board /tmp/gy-9250-ad0-high.toml --count 3 --format csv
+check "read gy-9250: exit status" "$status" 0
+contains "read gy-9250: chip line" /tmp/gy9250.out "# chip: MPU-9250"
+check "read gy-9250: 3 samples, nine axes, ASA and axes applied" "$(rows /tmp/gy9250.out)" "$(three "$mpu9250_expected")"
+# CONFIG DLPF 6 and ACCEL_CONFIG 2 A_DLPF 6 (5 Hz ≤ half of 10 Hz), INT_PIN_CFG BYPASS_EN;
+# the AK8963's CNTL1 power-down (0x00) after sleep() on exit.
+check "read gy-9250: configuration registers" \
+    "$(for r in 0x1a 0x1d 0x37; do i2cget -y "$bus_number" 0x69 "$r" b; done; i2cget -y "$bus_number" 0x0c 0x0a b)" \
+    "$(printf '0x06\n0x06\n0x02\n0x00')"
+
 # --- Errors from the kernel ---------------------------------------------------------------
-# Nothing at 0x69: i2c-stub answers ENODEV (a real adapter: ENXIO or EREMOTEIO), which must
+# Nothing at 0x6b: i2c-stub answers ENODEV (a real adapter: ENXIO or EREMOTEIO), which must
 # read as "no device answered".
-run absent read --bus "$bus" --board gy-521-ad0-high --count 1 --format csv
+run absent read --bus "$bus" --board adafruit-lsm9ds1 --count 1 --format csv
 check "read at an empty address: fails" "$([ "$status" -ne 0 ] && echo failed || echo "status $status")" failed
-contains "read at an empty address: says so" /tmp/absent.err "no device answered at 0x69 on $bus"
+contains "read at an empty address: says so" /tmp/absent.err "no device answered at 0x6b on $bus"
 
 run nobus read --bus /dev/i2c-9 --board gy-521 --count 1
 check "read on a missing bus: fails" "$([ "$status" -ne 0 ] && echo failed || echo "status $status")" failed

@@ -77,6 +77,10 @@ final class MPU6050RegisterModel: I2CBus {
         }
     }
 
+    func transaction(_ address: UInt8, _ operations: UnsafeMutableBufferPointer<I2COperation>) throws(I2CError) {
+        try transactionAsTransfers(address, operations)
+    }
+
     func writeRead(
         _ to: UInt8, _ bytes: UnsafeRawBufferPointer, into buffer: UnsafeMutableRawBufferPointer
     ) throws(I2CError) {
@@ -333,6 +337,10 @@ final class LSM9DS1RegisterModel: I2CBus {
         } else {
             throw noAcknowledge(from)
         }
+    }
+
+    func transaction(_ address: UInt8, _ operations: UnsafeMutableBufferPointer<I2COperation>) throws(I2CError) {
+        try transactionAsTransfers(address, operations)
     }
 
     func writeRead(

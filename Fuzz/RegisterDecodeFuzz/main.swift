@@ -25,6 +25,10 @@ final class FuzzedChipBus: I2CBus {
         for i in buffer.indices { buffer[i] = nextByte() }
     }
 
+    func transaction(_ address: UInt8, _ operations: UnsafeMutableBufferPointer<I2COperation>) throws(I2CError) {
+        try transactionAsTransfers(address, operations)
+    }
+
     func writeRead(_ address: UInt8, _ bytes: UnsafeRawBufferPointer, into buffer: UnsafeMutableRawBufferPointer) throws(I2CError) {
         if buffer.count == 1, let register = bytes.first, let identity = identities[UInt16(address) << 8 | UInt16(register)] {
             buffer[0] = identity

@@ -51,7 +51,9 @@ public enum BoardDetection {
             var unidentified: [UInt8] = []
             var imuAddresses: Set<UInt8> = []
             for imu in profile.imus {
-                for (address, isMagnetometer) in [(imu.address, false)] + (imu.magnetometerAddress.map { [($0, true)] } ?? []) {
+                // A magnetometer behind the accel/gyro die's bypass (MPU-9250) is not on the scanned bus.
+                let scannedMagnetometer = imu.chip.part.magnetometer?.reach == .ownAddress ? imu.magnetometerAddress : nil
+                for (address, isMagnetometer) in [(imu.address, false)] + (scannedMagnetometer.map { [($0, true)] } ?? []) {
                     guard let found = byAddress[address] else { continue candidates }
                     imuAddresses.insert(address)
                     switch found.chip {

@@ -143,19 +143,22 @@ struct BoardProfileDecoder: TOMLSchemaDecoder {
             }
             let address = try i2cAddress(t, "address", required: true, index: index)!
             let magnetometer = try i2cAddress(t, "magnetometer-address", required: false, index: index)
-            switch chip {
-            case .lsm9ds1 where magnetometer == nil:
+            let die = chip.part.magnetometer
+            if let die, die.reach == .ownAddress, magnetometer == nil {
                 throw error(
-                    "an LSM9DS1 needs `magnetometer-address`\(context("imu", index)) (0x1C or 0x1E): "
-                        + "its magnetometer answers at its own address", key: "chip", table: "imu", index: index)
-            case .mpu6050 where magnetometer != nil:
-                throw error("an MPU-6050 has no magnetometer: remove `magnetometer-address`\(context("imu", index))",
-                            key: "magnetometer-address", table: "imu", index: index)
-            default: break
+                    "an \(chip.rawValue) needs `magnetometer-address`\(context("imu", index)) ("
+                        + die.addresses.map { hex(Int($0)) }.joined(separator: " or ") + "): its magnetometer answers at its own address",
+                    key: "chip", table: "imu", index: index)
             }
+            if die == nil, magnetometer != nil {
+                throw error("an \(chip.rawValue) has no magnetometer: remove `magnetometer-address`\(context("imu", index))",
+                            key: "magnetometer-address", table: "imu", index: index)
+            }
+            // Behind a bypass the magnetometer's address is the part's own (the AK8963's 0x0C).
+            let magnetometerAddress = magnetometer ?? (die?.reach == .behindBypass ? die?.addresses.first : nil)
             let mounting = try self.mounting(t, index: index)
             let pin = try interruptPin(t, index: index, headerPins: headerPins)
-            result.append(IMUPlacement(chip: chip, address: address, magnetometerAddress: magnetometer,
+            result.append(IMUPlacement(chip: chip, address: address, magnetometerAddress: magnetometerAddress,
                                        mounting: mounting, interruptPin: pin))
         }
         return result

@@ -13,14 +13,21 @@ public struct FoundChip: Sendable, Equatable {
     public var model: ChipModel
     public var address: UInt8
     public var magnetometerAddress: UInt8?
+    /// The part as its identity named it ("MPU-9255", "MPU-6500 clone"); the model's name by default.
+    public var part: String
+    /// For a clone: its WHO_AM_I and how it is read.
+    public var clone: String?
+
+    public init(model: ChipModel, address: UInt8, magnetometerAddress: UInt8? = nil, part: String? = nil, clone: String? = nil) {
+        self.model = model
+        self.address = address
+        self.magnetometerAddress = magnetometerAddress
+        self.part = part ?? model.rawValue
+        self.clone = clone
+    }
 
     /// What it measures, in the words `imu probe` prints.
-    public var capabilities: [String] {
-        switch model {
-        case .mpu6050: ["accelerometer", "gyroscope", "thermometer", "fifo", "motion-interrupt", "data-ready-interrupt"]
-        case .lsm9ds1: ["accelerometer", "gyroscope", "magnetometer", "thermometer", "fifo", "motion-interrupt", "data-ready-interrupt"]
-        }
-    }
+    public var capabilities: [String] { model.part.capabilities.words }
 }
 
 /// What one bus holds: every address that acknowledged, the parts identified among them, the
@@ -54,21 +61,32 @@ public struct BusSurvey: Sendable, Equatable {
             chips: group(parts), unsupported: parts.filter { $0.model == nil }, claimed: claimed)
     }
 
-    /// Pairs each LSM9DS1 accel/gyro part with a magnetometer part (0x6A with 0x1C and 0x6B with
-    /// 0x1E, the pairs the SDO pins give when tied together, else whichever is left).
+    /// Gives each accel/gyro part its magnetometer die, as the part's row says: one found at
+    /// its own address (LSM9DS1: 0x6A with 0x1C and 0x6B with 0x1E, the pairs the SDO pins
+    /// give when tied together, else whichever is left), or the fixed one behind the bypass
+    /// (MPU-9250: 0x0C, not visible to a scan).
     static func group(_ parts: [PartIdentity]) -> [FoundChip] {
         var chips: [FoundChip] = []
-        var magnetometers = parts.filter { $0.model == .lsm9ds1 && $0.role == .magnetometer }.map(\.address)
-        for part in parts where part.model != nil && part.role == .accelerometerGyroscope {
-            switch part.model! {
-            case .mpu6050:
-                chips.append(FoundChip(model: .mpu6050, address: part.address))
-            case .lsm9ds1:
-                let preferred: UInt8 = part.address == 0x6A ? 0x1C : 0x1E
-                let magnetometer = magnetometers.first { $0 == preferred } ?? magnetometers.first
-                magnetometers.removeAll { $0 == magnetometer }
-                chips.append(FoundChip(model: .lsm9ds1, address: part.address, magnetometerAddress: magnetometer))
+        var magnetometers = parts.filter { $0.model != nil && $0.role == .magnetometer }
+        for found in parts where found.role == .accelerometerGyroscope {
+            guard let model = found.model else { continue }
+            let part = model.part
+            let identity = part.identities.first { $0.value == found.whoAmIValue }
+            var magnetometer: UInt8?
+            if let die = part.magnetometer {
+                switch die.reach {
+                case .behindBypass:
+                    magnetometer = die.addresses.first
+                case .ownAddress:
+                    let ours = magnetometers.filter { $0.model == model }.map(\.address)
+                    let preferred = die.pairs[found.address]
+                    magnetometer = ours.first { $0 == preferred } ?? ours.first
+                    magnetometers.removeAll { $0.model == model && $0.address == magnetometer }
+                }
             }
+            chips.append(FoundChip(
+                model: model, address: found.address, magnetometerAddress: magnetometer,
+                part: found.part, clone: identity?.clone))
         }
         return chips
     }

@@ -1,14 +1,37 @@
-/// An I²C bus master, modelled on embedded-hal's `I2c` trait: every transfer names the 7-bit
-/// target address, and a write-then-read is one combined transaction (repeated start, no stop
-/// in between), which is what register reads need.
+/// One operation of an I²C transaction (embedded-hal's `Operation`).
+public enum I2COperation {
+    /// Bytes to send to the target.
+    case write(UnsafeRawBufferPointer)
+    /// Bytes to receive from the target, as many as the buffer holds.
+    case read(UnsafeMutableRawBufferPointer)
+}
+
+/// An I²C bus master, modelled on embedded-hal's `I2c` trait: one primitive, `transaction`
+/// (a sequence of writes and reads to one 7-bit address: START, the operations, a repeated
+/// START wherever the direction changes, STOP), and the usual calls as defaults built on it.
+/// A write-then-read is one transaction (repeated start, no stop in between), which is what
+/// register reads need.
 ///
-/// Implementations: `LinuxI2CBus` (`/dev/i2c-N`) and the twin's `VirtualI2CBus`. Drivers are
-/// written against this protocol only, so the same driver code runs on both.
-///
-/// The buffers are raw pointers so the per-sample path allocates nothing.
+/// Implementations: `LinuxI2CBus` (`/dev/i2c-N`), the twin's `VirtualI2CBus`, and in-memory
+/// register models. Drivers are written against this protocol only, so the same driver code
+/// runs on all of them. The buffers are raw pointers so the per-sample path allocates nothing.
 public protocol I2CBus: AnyObject {
     /// The bus as a user names it: `/dev/i2c-1`, or `sim`.
     var name: String { get }
+
+    /// Runs `operations` on the device at `address` as one transaction.
+    func transaction(_ address: UInt8, _ operations: UnsafeMutableBufferPointer<I2COperation>) throws(I2CError)
+
+    /// The most bytes a read returns in one transaction (`Int.max`: no limit). An SMBus-only
+    /// adapter reads at most 32 (one I²C block read); a longer read of consecutive registers is
+    /// split by the bus, each part starting at the next register. A driver reading a port that
+    /// does not advance (a FIFO) splits such reads itself, re-addressing the port each time.
+    var longestRead: Int { get }
+
+    // The calls below have defaults built on `transaction`. They are requirements (rather than
+    // extension-only methods) so that a call on an existential goes through the witness table:
+    // Embedded Swift (the firmware build) has no unspecialised generic code, and an extension
+    // method called on `any I2CBus` would have none to run. A bus may do them more directly.
 
     /// Writes `bytes` to the device at `address` (START, address+W, bytes, STOP).
     func write(_ address: UInt8, _ bytes: UnsafeRawBufferPointer) throws(I2CError)
@@ -26,16 +49,6 @@ public protocol I2CBus: AnyObject {
     /// write elsewhere when the adapter can. Errors other than "no acknowledge" are thrown.
     func isPresent(_ address: UInt8) throws(I2CError) -> Bool
 
-    /// Reads `buffer.count` bytes from a FIFO port: a register whose address does not advance
-    /// while it is read (MPU-6050's FIFO_R_W). One transaction where the adapter can; adapters
-    /// that need several must re-address the same register each time.
-    func readFIFO(_ address: UInt8, port register: UInt8, into buffer: UnsafeMutableRawBufferPointer) throws(I2CError)
-
-    // The register accesses the drivers make through `any I2CBus`. Requirements (with the
-    // defaults below) rather than extension-only methods, so that a call on an existential goes
-    // through the witness table: Embedded Swift (the firmware build) has no unspecialised
-    // generic code, and an extension method called on `any I2CBus` would have none to run.
-
     /// Reads one register: write the register address, repeated start, read one byte.
     func readRegister(_ address: UInt8, _ register: UInt8) throws(I2CError) -> UInt8
 
@@ -44,6 +57,74 @@ public protocol I2CBus: AnyObject {
 
     /// Writes one register: register address then value, in one write.
     func writeRegister(_ address: UInt8, _ register: UInt8, _ value: UInt8) throws(I2CError)
+}
+
+extension I2CBus {
+    /// No limit: the whole read is one transaction.
+    public var longestRead: Int { Int.max }
+
+    /// One write operation.
+    public func write(_ address: UInt8, _ bytes: UnsafeRawBufferPointer) throws(I2CError) {
+        try withOperations(1) { (operations) throws(I2CError) in
+            operations[0] = .write(bytes)
+            try transaction(address, operations)
+        }
+    }
+
+    /// One read operation.
+    public func read(_ address: UInt8, into buffer: UnsafeMutableRawBufferPointer) throws(I2CError) {
+        try withOperations(1) { (operations) throws(I2CError) in
+            operations[0] = .read(buffer)
+            try transaction(address, operations)
+        }
+    }
+
+    /// A write and a read in one transaction.
+    public func writeRead(
+        _ address: UInt8, _ bytes: UnsafeRawBufferPointer, into buffer: UnsafeMutableRawBufferPointer
+    ) throws(I2CError) {
+        try withOperations(2) { (operations) throws(I2CError) in
+            operations[0] = .write(bytes)
+            operations[1] = .read(buffer)
+            try transaction(address, operations)
+        }
+    }
+
+    /// For buses that do writes, reads and write-then-reads only (SMBus-style adapters,
+    /// in-memory register models): `operations` run when they have one of those shapes.
+    public func transactionAsTransfers(_ address: UInt8, _ operations: UnsafeMutableBufferPointer<I2COperation>) throws(I2CError) {
+        switch operations.count {
+        case 1:
+            switch operations[0] {
+            case .write(let bytes): return try write(address, bytes)
+            case .read(let buffer): return try read(address, into: buffer)
+            }
+        case 2:
+            if case .write(let bytes) = operations[0], case .read(let buffer) = operations[1] {
+                return try writeRead(address, bytes, into: buffer)
+            }
+        default:
+            break
+        }
+        // A literal: formatting the count would link the string machinery into the firmware.
+        throw I2CError(.unsupported, bus: name, address: address, detail: "only a write, a read, or a write then a read")
+    }
+}
+
+/// Room for `count` operations on the stack: the per-sample path must not allocate.
+@inline(__always)
+func withOperations(
+    _ count: Int, _ body: (UnsafeMutableBufferPointer<I2COperation>) throws(I2CError) -> Void
+) throws(I2CError) {
+    let failure: I2CError? = withUnsafeTemporaryAllocation(of: I2COperation.self, capacity: count) { operations in
+        do throws(I2CError) {
+            try body(operations)
+            return nil
+        } catch {
+            return error
+        }
+    }
+    if let failure { throw failure }
 }
 
 extension I2CBus {
@@ -58,13 +139,6 @@ extension I2CBus {
         } catch where error.kind == .noAcknowledge {
             return false
         }
-    }
-
-    /// Default FIFO read: one write-then-read at the port register.
-    public func readFIFO(
-        _ address: UInt8, port register: UInt8, into buffer: UnsafeMutableRawBufferPointer
-    ) throws(I2CError) {
-        try readRegisters(address, register, into: buffer)
     }
 
     /// Addresses in `range` where a device is, like `i2cdetect -y N` (0x08–0x77 by default,

@@ -65,8 +65,9 @@ public struct I2CError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 }
 
-/// `0x68`-style text for an address or register.
+/// `0x68`-style text for an address or register. Built from bytes: splitting a string into
+/// Characters would pull Unicode's grapheme tables into the firmware (Embedded Swift).
 public func hex(_ value: UInt8) -> String {
-    let digits = Array("0123456789abcdef")
-    return "0x" + String(digits[Int(value >> 4)]) + String(digits[Int(value & 0xF)])
+    func digit(_ d: UInt8) -> UInt8 { d < 10 ? 0x30 + d : 0x57 + d }
+    return "0x" + String(decoding: [digit(value >> 4), digit(value & 0xF)], as: UTF8.self)
 }

@@ -1,3 +1,7 @@
+// A hosted system's recovery (a USB I²C adapter unplugged and plugged in again): not part of
+// the Embedded Swift build of this module, like ReacquiringGPIOChip. On a microcontroller the
+// bus does not go away, and the wrapper's messages format strings.
+#if !hasFeature(Embedded)
 /// Where a bus's adapter is, for `ReopeningI2CBus`: whether an open bus is still on the adapter
 /// it was opened on, and how to open that adapter again once it is back (by its name: a USB
 /// adapter unplugged and replugged can come back under another number).
@@ -78,25 +82,15 @@ public final class ReopeningI2CBus: I2CBus {
         }
     }
 
-    public func write(_ address: UInt8, _ bytes: UnsafeRawBufferPointer) throws(I2CError) {
-        try perform { (bus) throws(I2CError) in try bus.write(address, bytes) }
+    public func transaction(_ address: UInt8, _ operations: UnsafeMutableBufferPointer<I2COperation>) throws(I2CError) {
+        try perform { (bus) throws(I2CError) in try bus.transaction(address, operations) }
     }
 
-    public func read(_ address: UInt8, into buffer: UnsafeMutableRawBufferPointer) throws(I2CError) {
-        try perform { (bus) throws(I2CError) in try bus.read(address, into: buffer) }
-    }
-
-    public func writeRead(
-        _ address: UInt8, _ bytes: UnsafeRawBufferPointer, into buffer: UnsafeMutableRawBufferPointer
-    ) throws(I2CError) {
-        try perform { (bus) throws(I2CError) in try bus.writeRead(address, bytes, into: buffer) }
-    }
+    /// The open bus's limit (none while the adapter is away: nothing is read then).
+    public var longestRead: Int { bus?.longestRead ?? Int.max }
 
     public func isPresent(_ address: UInt8) throws(I2CError) -> Bool {
         try perform { (bus) throws(I2CError) in try bus.isPresent(address) }
     }
-
-    public func readFIFO(_ address: UInt8, port register: UInt8, into buffer: UnsafeMutableRawBufferPointer) throws(I2CError) {
-        try perform { (bus) throws(I2CError) in try bus.readFIFO(address, port: register, into: buffer) }
-    }
 }
+#endif

@@ -77,9 +77,9 @@ enum Hardware {
 
     // MARK: imu probe
 
-    static func survey(sim: Bool, bus busPath: String?) throws -> [ProbedBus] {
+    static func survey(sim: Bool, bus busPath: String?, board: String? = nil) throws -> [ProbedBus] {
         if sim {
-            let profile = try profile(named: "sim")
+            let profile = try profile(named: board ?? "sim")
             let twin = VirtualBoard(
                 profile: profile, scenario: MotionScenarios.named("still")!, errors: .typical, seed: 1, clock: VirtualClock())
             let survey = try surveyed(twin.bus, adapter: profile.title)

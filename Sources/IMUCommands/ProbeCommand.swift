@@ -21,6 +21,7 @@ struct ProbeCommand: ParsableCommand {
               imu probe
               imu probe --bus /dev/i2c-1 --json
               imu probe --sim --json
+              imu probe --sim --board sim-9250
             """)
 
     @Option(help: "Probe only this bus (default: every /dev/i2c-*).")
@@ -29,11 +30,18 @@ struct ProbeCommand: ParsableCommand {
     @Flag(help: "Probe the simulated IMU board (the digital twin) instead of hardware.")
     var sim = false
 
+    @Option(help: "With --sim: the twin of this board (default: sim; e.g. sim-9250, gy-9250).")
+    var board: String?
+
     @Flag(help: "Print JSON for programs instead of text.")
     var json = false
 
+    func validate() throws {
+        if board != nil && !sim { throw ValidationError("--board is for --sim: a real bus is probed as it is") }
+    }
+
     func run() throws {
-        let reports = try Hardware.survey(sim: sim, bus: bus)
+        let reports = try Hardware.survey(sim: sim, bus: bus, board: board)
         if json {
             print(ProbeReport.json(reports))
         } else {
@@ -61,7 +69,8 @@ enum ProbeReport {
             for chip in s.chips {
                 var where_ = hex(chip.address)
                 if let m = chip.magnetometerAddress { where_ += " + magnetometer " + hex(m) }
-                text += "  \(chip.model.rawValue.padding(9)) at \(where_): \(chip.capabilities.joined(separator: ", "))\n"
+                text += "  \(chip.part.padding(9)) at \(where_): \(chip.capabilities.joined(separator: ", "))\n"
+                if let clone = chip.clone { text += "    a clone: \(clone)\n" }
             }
             for part in s.unsupported {
                 text += "  \(part.part.padding(9)) at \(hex(part.address)): recognised (WHO_AM_I \(hex(part.whoAmIValue))) but not supported by imu\n"
@@ -90,6 +99,9 @@ enum ProbeReport {
                             "capabilities": chip.capabilities,
                         ]
                         if let m = chip.magnetometerAddress { c["magnetometerAddress"] = hex(m) }
+                        // The part when it is not the model's own name (an MPU-9255, a clone).
+                        if chip.part != chip.model.rawValue { c["part"] = chip.part }
+                        if let clone = chip.clone { c["clone"] = clone }
                         return c
                     },
                     "unsupported": s.unsupported.map { part -> [String: Any] in

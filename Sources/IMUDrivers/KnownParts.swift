@@ -17,9 +17,9 @@ public struct PartIdentity: Sendable, Equatable {
     public var whoAmIValue: UInt8
 }
 
-/// Identity registers of the parts found at the addresses IMU hats use. The values come from
-/// each part's register map (WHO_AM_I); parts of other families are named so that a user with
-/// an MPU-9250 board is told so instead of getting misread data.
+/// Identity registers of the parts found at the addresses IMU hats use: the driven parts'
+/// identities from `ChipParts` (the only place their values are written), and parts of other
+/// families named so that a user with one is told so instead of getting misread data.
 public enum KnownParts {
     struct Entry {
         let addresses: [UInt8]
@@ -30,18 +30,30 @@ public enum KnownParts {
         let role: PartIdentity.Role
     }
 
-    static let entries: [Entry] = [
-        // InvenSense, WHO_AM_I at 0x75 (RM-MPU-6000A §117; MPU-6500/9250 register maps §WHO_AM_I).
-        Entry(addresses: [0x68, 0x69], register: 0x75, value: 0x68, part: "MPU-6050", model: .mpu6050, role: .accelerometerGyroscope),
-        Entry(addresses: [0x68, 0x69], register: 0x75, value: 0x70, part: "MPU-6500", model: nil, role: .accelerometerGyroscope),
-        Entry(addresses: [0x68, 0x69], register: 0x75, value: 0x71, part: "MPU-9250", model: nil, role: .accelerometerGyroscope),
-        Entry(addresses: [0x68, 0x69], register: 0x75, value: 0x73, part: "MPU-9255", model: nil, role: .accelerometerGyroscope),
-        // ST, WHO_AM_I at 0x0F (LSM9DS1 DS §7.11 and §8.1; LSM6DS3/LSM6DSL datasheets).
-        Entry(addresses: [0x6A, 0x6B], register: 0x0F, value: 0x68, part: "LSM9DS1", model: .lsm9ds1, role: .accelerometerGyroscope),
+    /// Parts this project does not drive, from their datasheets' WHO_AM_I.
+    static let otherFamilies: [Entry] = [
+        // ST, WHO_AM_I at 0x0F (LSM6DS3 and LSM6DSL datasheets).
         Entry(addresses: [0x6A, 0x6B], register: 0x0F, value: 0x69, part: "LSM6DS3", model: nil, role: .accelerometerGyroscope),
         Entry(addresses: [0x6A, 0x6B], register: 0x0F, value: 0x6A, part: "LSM6DSL", model: nil, role: .accelerometerGyroscope),
-        Entry(addresses: [0x1C, 0x1E], register: 0x0F, value: 0x3D, part: "LSM9DS1", model: .lsm9ds1, role: .magnetometer),
     ]
+
+    static let entries: [Entry] = {
+        var entries: [Entry] = []
+        for part in ChipParts.all {
+            for identity in part.identities {
+                entries.append(Entry(
+                    addresses: part.addresses, register: part.whoAmIRegister, value: identity.value, part: identity.part,
+                    model: part.model, role: .accelerometerGyroscope))
+            }
+            // A die behind a bypass is not on the bus a scan sees.
+            if let die = part.magnetometer, die.reach == .ownAddress {
+                entries.append(Entry(
+                    addresses: die.addresses, register: die.whoAmIRegister, value: die.whoAmIValue, part: die.part,
+                    model: part.model, role: .magnetometer))
+            }
+        }
+        return entries + otherFamilies
+    }()
 
     /// The registers worth asking at `address` (empty: not an address IMUs use).
     static func identityRegisters(at address: UInt8) -> [UInt8] {

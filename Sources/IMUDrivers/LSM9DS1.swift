@@ -14,14 +14,11 @@ public final class LSM9DS1: IMUDriver {
     public let magnetometerAddress: UInt8
     public let clock: any MonotonicClock
     public let model = ChipModel.lsm9ds1
-    public let capabilities = ChipCapabilities(
-        accelerometer: true, gyroscope: true, magnetometer: true, thermometer: true,
-        fifoCapacity: LSM9DS1Registers.fifoCapacity, motionInterrupt: true, dataReadyInterrupt: true)
+    public var capabilities: ChipCapabilities { model.part.capabilities }
     public private(set) var configuration: IMUConfiguration
 
     private typealias R = LSM9DS1Registers
-    private var accelGPerLSB = 0.0
-    private var gyroRadiansPerSecondPerLSB = 0.0
+    private var decoder = SixAxisDecoder(order: .littleEndian)
     private var magnetometerMicroteslaPerLSB = 0.0
     /// CTRL_REG1_G and CTRL_REG6_XL as configured, to restore them after `sleep()`.
     private var gyroControl: UInt8 = 0
@@ -44,19 +41,10 @@ public final class LSM9DS1: IMUDriver {
 
     deinit { fifoBuffer.deallocate() }
 
-    /// Checks both parts' WHO_AM_I.
+    /// Checks both dies' WHO_AM_I against the part's description.
     public func verifyIdentity() throws(IMUDriverError) {
-        for (address, register, expected) in [
-            (address, R.whoAmI, R.whoAmIValue),
-            (magnetometerAddress, R.magnetometerWhoAmI, R.magnetometerWhoAmIValue),
-        ] {
-            let found = try bus.read(address, register)
-            guard found == expected else {
-                throw .wrongChip(
-                    bus: bus.name, address: address, expected: .lsm9ds1, register: register, found: found,
-                    expectedValue: expected, identifiedAs: KnownParts.name(register: register, value: found, at: address))
-            }
-        }
+        _ = try model.part.checkIdentity(on: bus, at: address)
+        try model.part.checkMagnetometerIdentity(on: bus, at: magnetometerAddress)
     }
 
     public func configure(_ settings: IMUSettings) throws(IMUDriverError) {
@@ -105,8 +93,7 @@ public final class LSM9DS1: IMUDriver {
     }
 
     private func applyConversion() {
-        accelGPerLSB = configuration.accelerometerScale.sensitivity
-        gyroRadiansPerSecondPerLSB = configuration.gyroscopeScale.sensitivity * .pi / 180
+        decoder.apply(configuration)
         magnetometerMicroteslaPerLSB = (configuration.magnetometerScale?.sensitivity ?? 0) * R.microteslaPerGauss
     }
 
@@ -122,7 +109,7 @@ public final class LSM9DS1: IMUDriver {
                 throw .notMeasuring(bus: bus.name, address: address)
             }
             guard !RegisterBytes.allOnes(data) else { throw .implausible(bus: bus.name, address: address, what: "all 0xFF") }
-            var sample = decode(data, gyroAt: R.gyroOffset, accelAt: R.accelOffset, timestamp: clock.now)
+            var sample = decoder.sample(data, accelAt: R.accelOffset, gyroAt: R.gyroOffset, timestamp: clock.now)
             sample.temperature = R.temperatureCelsius(RegisterBytes.littleEndianInt16(data, at: R.temperatureOffset))
             return sample
         }
@@ -147,21 +134,6 @@ public final class LSM9DS1: IMUDriver {
                 s.z * Double(RegisterBytes.littleEndianInt16(data, at: 4))) * magnetometerMicroteslaPerLSB
         }
         return field
-    }
-
-    /// Raw counts → Core Motion units (gravity pointing down: the chip's specific force negated).
-    @inline(__always)
-    private func decode(_ data: UnsafeRawBufferPointer, gyroAt g: Int, accelAt a: Int, timestamp: Double) -> MotionSample {
-        let gx = Double(RegisterBytes.littleEndianInt16(data, at: g))
-        let gy = Double(RegisterBytes.littleEndianInt16(data, at: g + 2))
-        let gz = Double(RegisterBytes.littleEndianInt16(data, at: g + 4))
-        let ax = Double(RegisterBytes.littleEndianInt16(data, at: a))
-        let ay = Double(RegisterBytes.littleEndianInt16(data, at: a + 2))
-        let az = Double(RegisterBytes.littleEndianInt16(data, at: a + 4))
-        return MotionSample(
-            timestamp: timestamp,
-            acceleration: Vector3(ax, ay, az) * -accelGPerLSB,
-            rotationRate: Vector3(gx, gy, gz) * gyroRadiansPerSecondPerLSB)
     }
 
     // MARK: FIFO
@@ -214,7 +186,7 @@ public final class LSM9DS1: IMUDriver {
             throw .implausible(bus: bus.name, address: address, what: "a FIFO level of all 0xFF")
         }
         for i in 0..<count {
-            var sample = decode(data, gyroAt: i * R.fifoSlotLength, accelAt: i * R.fifoSlotLength + 6, timestamp: timestamps[i])
+            var sample = decoder.sample(data, accelAt: i * R.fifoSlotLength + 6, gyroAt: i * R.fifoSlotLength, timestamp: timestamps[i])
             sample.magneticField = field
             samples.append(sample)
         }

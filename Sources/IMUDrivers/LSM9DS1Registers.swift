@@ -5,7 +5,7 @@ enum LSM9DS1Registers {
     static let interruptThresholdXAccel: UInt8 = 0x07        // INT_GEN_THS_X_XL, then Y (0x08), Z (0x09)
     static let interruptDurationAccel: UInt8 = 0x0A          // INT_GEN_DUR_XL (DS §7.7)
     static let int1Control: UInt8 = 0x0C                     // INT1_CTRL (DS §7.9)
-    static let whoAmI: UInt8 = 0x0F                          // WHO_AM_I: 0x68 (DS §7.11)
+    static let whoAmI: UInt8 = 0x0F                          // WHO_AM_I (DS §7.11; values in `ChipParts`)
     static let gyroControl1: UInt8 = 0x10                    // CTRL_REG1_G: ODR_G 7:5, FS_G 4:3, BW_G 1:0 (DS §7.12)
     static let temperatureLow: UInt8 = 0x15                  // OUT_TEMP_L/H (DS §7.18)
     static let gyroXLow: UInt8 = 0x18                        // OUT_X_L_G … OUT_Z_H_G (DS §7.20)
@@ -18,8 +18,6 @@ enum LSM9DS1Registers {
     static let accelXLow: UInt8 = 0x28                       // OUT_X_L_XL … OUT_Z_H_XL (DS §7.31)
     static let fifoControl: UInt8 = 0x2E                     // FIFO_CTRL: FMODE 7:5, FTH 4:0 (DS §7.34)
     static let fifoSource: UInt8 = 0x2F                      // FIFO_SRC: FTH, OVRN, FSS 5:0 (DS §7.35)
-
-    static let whoAmIValue: UInt8 = 0x68
 
     static let control8Reset: UInt8 = 0x05                   // SW_RESET, keeping IF_ADD_INC
     /// BDU (high and low bytes from the same sample) + IF_ADD_INC (bursts auto-increment).
@@ -101,14 +99,13 @@ enum LSM9DS1Registers {
     static func temperatureCelsius(_ raw: Int16) -> Double { 25 + Double(raw) / 16 }
 
     // MARK: Magnetometer part (DS §8, Table 22)
-    static let magnetometerWhoAmI: UInt8 = 0x0F              // WHO_AM_I_M: 0x3D (DS §8.1)
+    static let magnetometerWhoAmI: UInt8 = 0x0F              // WHO_AM_I_M (DS §8.1; value in `ChipParts`)
     static let magnetometerControl1: UInt8 = 0x20            // CTRL_REG1_M: TEMP_COMP, OM 6:5, DO 4:2 (DS §8.3)
     static let magnetometerControl2: UInt8 = 0x21            // CTRL_REG2_M: FS 6:5, REBOOT, SOFT_RST (DS §8.4)
     static let magnetometerControl3: UInt8 = 0x22            // CTRL_REG3_M: MD 1:0 (DS §8.5)
     static let magnetometerControl4: UInt8 = 0x23            // CTRL_REG4_M: OMZ 3:2 (DS §8.6)
     static let magnetometerXLow: UInt8 = 0x28                // OUT_X_L_M … OUT_Z_H_M (DS §8.8)
 
-    static let magnetometerWhoAmIValue: UInt8 = 0x3D
     /// DS §6.1.1 (magnetometer): a multi-byte read auto-increments only with the sub-address MSB set.
     static let magnetometerAutoIncrement: UInt8 = 0x80
     static let magnetometerSoftReset: UInt8 = 0x04

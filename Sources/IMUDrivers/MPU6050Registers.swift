@@ -18,9 +18,7 @@ enum MPU6050Registers {
     static let powerManagement2: UInt8 = 0x6C       // RM §108 PWR_MGMT_2
     static let fifoCountHigh: UInt8 = 0x72          // RM §114–115 FIFO_COUNT (big-endian)
     static let fifoReadWrite: UInt8 = 0x74          // RM §116 FIFO_R_W (the port; does not advance)
-    static let whoAmI: UInt8 = 0x75                 // RM §117 WHO_AM_I: 0x68 (AD0 not reflected)
-
-    static let whoAmIValue: UInt8 = 0x68
+    static let whoAmI: UInt8 = 0x75                 // RM §117 WHO_AM_I (values in `ChipParts`; AD0 not reflected)
 
     // Bits.
     static let powerDeviceReset: UInt8 = 0x80       // PWR_MGMT_1 DEVICE_RESET
@@ -73,8 +71,9 @@ enum MPU6050Registers {
 
     /// RM §26: DLPF_CFG → gyro bandwidth (Hz); with the filter on, the gyro output rate is 1 kHz.
     /// (DLPF_CFG 0 is the 256 Hz / 8 kHz setting, which we never pick: the FIFO could not keep up.)
-    static let lowPassBandwidths: [(code: UInt8, gyroHz: Double)] = [
-        (1, 188), (2, 98), (3, 42), (4, 20), (5, 10), (6, 5),
+    static let lowPassBandwidths: [LowPassSetting] = [
+        LowPassSetting(code: 1, hertz: 188), LowPassSetting(code: 2, hertz: 98), LowPassSetting(code: 3, hertz: 42),
+        LowPassSetting(code: 4, hertz: 20), LowPassSetting(code: 5, hertz: 10), LowPassSetting(code: 6, hertz: 5),
     ]
 
     /// Gyro output rate with the DLPF on (RM §25).
@@ -91,7 +90,8 @@ enum MPU6050Registers {
     static let fifoCapacityBytes = 1024
 
     /// RM §65–66: °C = TEMP_OUT / 340 + 36.53.
-    static func temperatureCelsius(_ raw: Int16) -> Double { Double(raw) / 340 + 36.53 }
+    static let temperatureLSBPerDegree = 340.0
+    static let temperatureAtZeroCelsius = 36.53
 
     /// RM §31: MOT_THR is 2 mg per LSB (rev 3.2); MOT_DUR 1 ms per LSB.
     static let motionThresholdGPerLSB = 0.002

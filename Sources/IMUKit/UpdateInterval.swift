@@ -8,10 +8,7 @@ enum UpdateInterval {
 
     /// The fastest output rate of `chip`'s accel/gyro, Hz (its data-rate tables' top entries).
     static func fastestRateHz(of chip: ChipModel) -> Double {
-        switch chip {
-        case .mpu6050: 1000
-        case .lsm9ds1: 952
-        }
+        chip.part.fastestRateHz
     }
 
     /// `seconds` within what `chip` can do.

@@ -20,10 +20,10 @@ extension LinuxI2CBus {
         (register & 0x80) | UInt8(truncatingIfNeeded: Int(register & 0x7F) &+ offset) & 0x7F
     }
 
-    /// `advancing: false` reads a FIFO port: every chunk re-addresses the same register.
+    /// Consecutive registers: each chunk starts at the register after the last one read. (A
+    /// port that does not advance, a FIFO, is the driver's to read in `longestRead` pieces.)
     func smbusWriteRead(
-        _ address: UInt8, _ bytes: UnsafeRawBufferPointer, into buffer: UnsafeMutableRawBufferPointer,
-        advancing: Bool = true
+        _ address: UInt8, _ bytes: UnsafeRawBufferPointer, into buffer: UnsafeMutableRawBufferPointer
     ) throws(I2CError) {
         guard bytes.count == 1 else {
             throw unsupported(address, "an SMBus adapter can only write a one-byte register before reading (asked \(bytes.count))")
@@ -34,7 +34,7 @@ extension LinuxI2CBus {
             while offset < buffer.count {
                 let length = min(Self.smbusBlockMax, buffer.count - offset)
                 let chunk = UnsafeMutableRawBufferPointer(rebasing: buffer[offset..<(offset + length)])
-                let register = advancing ? Self.register(first, advancedBy: offset) : first
+                let register = Self.register(first, advancedBy: offset)
                 let got = try kernel(address) { () throws(LinuxErrno) in
                     try dev.smbusReadI2CBlock(descriptor, register, into: chunk)
                 }
@@ -46,7 +46,7 @@ extension LinuxI2CBus {
             }
         } else if functions.contains(.smbusReadByteData) {
             for offset in 0..<buffer.count {
-                let register = advancing ? Self.register(first, advancedBy: offset) : first
+                let register = Self.register(first, advancedBy: offset)
                 buffer[offset] = try kernel(address) { () throws(LinuxErrno) in
                     try dev.smbusReadByteData(descriptor, register)
                 }

@@ -85,17 +85,28 @@ public final class LinuxI2CBus: I2CBus {
         }
     }
 
-    /// One combined transaction on a full I²C adapter; on SMBus-only adapters, block reads that
-    /// each re-address the FIFO port (it does not advance, so neither may the register).
-    public func readFIFO(
-        _ address: UInt8, port register: UInt8, into buffer: UnsafeMutableRawBufferPointer
-    ) throws(I2CError) {
-        guard !functions.contains(.i2c) else { return try readRegisters(address, register, into: buffer) }
+    /// On a full I²C adapter one `I2C_RDWR` with a message per operation (the kernel puts a
+    /// repeated start between them); on an SMBus-only adapter the shapes SMBus has (a write, a
+    /// read, a write-then-read: see `LinuxI2CBus+SMBus.swift`).
+    public func transaction(_ address: UInt8, _ operations: UnsafeMutableBufferPointer<I2COperation>) throws(I2CError) {
+        guard functions.contains(.i2c) else { return try transactionAsTransfers(address, operations) }
         try selectTarget(address)
-        var register = register
-        try withUnsafeBytes(of: &register) { (out) throws(I2CError) in
-            try smbusWriteRead(address, out, into: buffer, advancing: false)
+        try withMessages(count: operations.count) { (messages) throws(I2CError) in
+            for (i, operation) in operations.enumerated() {
+                switch operation {
+                case .write(let bytes): messages[i] = Self.message(address, writing: bytes)
+                case .read(let buffer): messages[i] = Self.message(address, readingInto: buffer)
+                }
+            }
+            try transfer(address, messages)
         }
+    }
+
+    /// Any length on a full I²C adapter; one I²C block read (32 bytes) on SMBus, one byte
+    /// without block reads.
+    public var longestRead: Int {
+        if functions.contains(.i2c) { return Int.max }
+        return functions.contains(.smbusReadI2CBlock) ? Self.smbusBlockMax : 1
     }
 
     public func writeRead(

@@ -24,9 +24,14 @@ public protocol I2CTarget: AnyObject {
 
     /// Fills the FIFO past its capacity now, so the overflow flag is set (no-op without FIFO).
     func forceFIFOOverflow()
+
+    /// Whether the target answers its address now (false: the bus says no acknowledge). Only a
+    /// die behind another's I²C bypass (MPU-9250's AK8963) is ever silent.
+    var acknowledges: Bool { get }
 }
 
 extension I2CTarget {
+    public var acknowledges: Bool { true }
     public func overrideIdentity(_ value: UInt8?) {}
     public func forceFIFOOverflow() {}
 }

@@ -19,9 +19,8 @@ public final class LSM9DS1AccelGyroEmulator: I2CTarget {
     private let input: ChipInputSource
     private let errors: SensorErrors
 
-    private var registers = [UInt8](repeating: 0, count: 128)
+    private var registers: RegisterFile
     private var pointer: UInt8 = 0
-    private var identityOverride: UInt8?
     private var lastTime: Double
     private var lastTick: Int64 = 0
 
@@ -40,10 +39,11 @@ public final class LSM9DS1AccelGyroEmulator: I2CTarget {
 
     private static let maximumCatchUpSamples: Int64 = 256
 
-    public init(input: @escaping ChipInputSource, errors: SensorErrors, startTime: Double = 0) {
+    public init(input: @escaping ChipInputSource, errors: SensorErrors, whoAmI: UInt8, startTime: Double = 0) {
         self.input = input
         self.errors = errors
         self.lastTime = startTime
+        registers = RegisterFile(defaults: R.accelGyroDefaults, identityRegister: R.whoAmI, identity: whoAmI)
         loadDefaults()
     }
 
@@ -102,12 +102,12 @@ public final class LSM9DS1AccelGyroEmulator: I2CTarget {
 
     public func powerOnReset(at time: Double) {
         lastTime = time
+        registers.powerOn()
         loadDefaults()
-        identityOverride = nil
     }
 
     public func overrideIdentity(_ value: UInt8?) {
-        identityOverride = value
+        registers.overrideIdentity(value)
     }
 
     public func forceFIFOOverflow() {
@@ -133,8 +133,7 @@ public final class LSM9DS1AccelGyroEmulator: I2CTarget {
     // MARK: Registers
 
     private func loadDefaults() {
-        registers = [UInt8](repeating: 0, count: 128)
-        for (register, value) in R.accelGyroDefaults { registers[Int(register)] = value }
+        registers.loadDefaults()
         pointer = 0
         latest = Level(gyro: [0, 0, 0], accel: [0, 0, 0])
         temperatureRaw = 0
@@ -161,7 +160,7 @@ public final class LSM9DS1AccelGyroEmulator: I2CTarget {
     private func load(_ register: UInt8) -> UInt8 {
         switch register {
         case R.whoAmI:
-            return identityOverride ?? registers[Int(register)]
+            return registers.identity
         case R.temperatureLow, R.temperatureLow + 1:
             status &= ~R.statusTDA
             return pair(temperatureRaw, high: register == R.temperatureLow + 1)

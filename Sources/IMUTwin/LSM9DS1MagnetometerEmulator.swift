@@ -13,19 +13,19 @@ public final class LSM9DS1MagnetometerEmulator: I2CTarget {
 
     private let input: ChipInputSource
     private let errors: SensorErrors
-    private var registers = [UInt8](repeating: 0, count: 128)
+    private var registers: RegisterFile
     private var pointer: UInt8 = 0
     private var autoIncrement = false
-    private var identityOverride: UInt8?
     private var lastTime: Double
     private var lastTick: Int64 = 0
     private var singleConversionTick: Int64?
     private var sample: [Int16] = [0, 0, 0]
 
-    public init(input: @escaping ChipInputSource, errors: SensorErrors, startTime: Double = 0) {
+    public init(input: @escaping ChipInputSource, errors: SensorErrors, whoAmI: UInt8, startTime: Double = 0) {
         self.input = input
         self.errors = errors
         self.lastTime = startTime
+        registers = RegisterFile(defaults: R.magnetometerDefaults, identityRegister: R.magnetometerWhoAmI, identity: whoAmI)
         loadDefaults()
     }
 
@@ -80,12 +80,12 @@ public final class LSM9DS1MagnetometerEmulator: I2CTarget {
 
     public func powerOnReset(at time: Double) {
         lastTime = time
+        registers.powerOn()
         loadDefaults()
-        identityOverride = nil
     }
 
     public func overrideIdentity(_ value: UInt8?) {
-        identityOverride = value
+        registers.overrideIdentity(value)
     }
 
     private func next(after register: UInt8) -> UInt8 {
@@ -95,8 +95,7 @@ public final class LSM9DS1MagnetometerEmulator: I2CTarget {
     // MARK: Registers
 
     private func loadDefaults() {
-        registers = [UInt8](repeating: 0, count: 128)
-        for (register, value) in R.magnetometerDefaults { registers[Int(register)] = value }
+        registers.loadDefaults()
         pointer = 0
         autoIncrement = false
         singleConversionTick = nil
@@ -106,7 +105,7 @@ public final class LSM9DS1MagnetometerEmulator: I2CTarget {
     private func load(_ register: UInt8) -> UInt8 {
         switch register {
         case R.magnetometerWhoAmI:
-            return identityOverride ?? registers[Int(register)]
+            return registers.identity
         case R.magnetometerXLow...R.magnetometerZHigh:
             let offset = Int(register - R.magnetometerXLow)
             let (low, high) = Raw.littleEndian(sample[offset / 2])

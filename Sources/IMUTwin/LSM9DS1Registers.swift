@@ -8,7 +8,7 @@ public enum LSM9DS1Registers {
     public static let interruptThresholdXL: UInt8 = 0x07              // §7.4–7.6 INT_GEN_THS_X/Y/Z_XL (0x07–0x09)
     public static let interruptDurationXL: UInt8 = 0x0A               // §7.7 INT_GEN_DUR_XL (WAIT_XL, DUR_XL[6:0])
     public static let int1Control: UInt8 = 0x0C                       // §7.9 INT1_CTRL
-    public static let whoAmI: UInt8 = 0x0F                            // §7.11, reads 0x68
+    public static let whoAmI: UInt8 = 0x0F                            // §7.11 (its value: IMUDrivers' ChipParts)
     public static let control1G: UInt8 = 0x10                         // §7.12 CTRL_REG1_G (ODR_G 7:5, FS_G 4:3)
     public static let temperatureLow: UInt8 = 0x15                    // §7.17 OUT_TEMP_L/H
     public static let statusA: UInt8 = 0x17                           // §7.18 STATUS_REG
@@ -27,7 +27,7 @@ public enum LSM9DS1Registers {
     public static let fifoSource: UInt8 = 0x2F                        // §7.35 FIFO_SRC (FTH, OVRN, FSS[5:0])
 
     /// Table 21 defaults (everything else 0x00).
-    public static let accelGyroDefaults: [UInt8: UInt8] = [whoAmI: 0x68, control4: 0x38, 0x1F: 0x38, control8: 0x04]
+    public static let accelGyroDefaults: [UInt8: UInt8] = [control4: 0x38, 0x1F: 0x38, control8: 0x04]
     /// Table 21: registers a write may change.
     public static let accelGyroWritable: Set<UInt8> = Set(Array(0x04...0x0D) + Array(0x10...0x13) + Array(0x1E...0x24) + [0x2E] + Array(0x30...0x37))
 
@@ -72,7 +72,7 @@ public enum LSM9DS1Registers {
     public static let highPassForInterrupt: UInt8 = 0x01
 
     // MARK: Magnetometer (Table 22, §8)
-    public static let magnetometerWhoAmI: UInt8 = 0x0F   // §8.4, reads 0x3D
+    public static let magnetometerWhoAmI: UInt8 = 0x0F   // §8.4 (its value: IMUDrivers' ChipParts)
     public static let magnetometerOffsetXLow: UInt8 = 0x05 // §8.1–8.3 OFFSET_X/Y/Z_REG_L/H_M (0x05–0x0A)
     public static let magnetometerControl1: UInt8 = 0x20 // §8.5 CTRL_REG1_M (TEMP_COMP, OM, DO[2:0] 4:2, ST)
     public static let magnetometerControl2: UInt8 = 0x21 // §8.6 CTRL_REG2_M (FS 6:5, REBOOT 3, SOFT_RST 2)
@@ -82,7 +82,7 @@ public enum LSM9DS1Registers {
     public static let magnetometerXLow: UInt8 = 0x28     // §8.11–8.13 OUT_X/Y/Z_L/H_M, 0x28–0x2D
     public static let magnetometerZHigh: UInt8 = 0x2D
     /// Table 22 defaults: CTRL_REG1_M 0x10 (10 Hz), CTRL_REG3_M 0x03 (power-down), INT_CFG_M 0x08.
-    public static let magnetometerDefaults: [UInt8: UInt8] = [magnetometerWhoAmI: 0x3D, 0x20: 0x10, 0x22: 0x03, 0x30: 0x08]
+    public static let magnetometerDefaults: [UInt8: UInt8] = [0x20: 0x10, 0x22: 0x03, 0x30: 0x08]
     public static let magnetometerWritable: Set<UInt8> = Set(Array(0x05...0x0A) + Array(0x20...0x24) + [0x30, 0x32, 0x33])
     /// §5.1.1: the sub-address MSB asks for auto-increment (the register address is the 7 LSBs).
     public static let magnetometerAutoIncrement: UInt8 = 0x80

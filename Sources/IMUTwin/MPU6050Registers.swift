@@ -30,14 +30,9 @@ public enum MPU6050Registers {
     public static let whoAmI: UInt8 = 0x75             // RM §4.32
 
     /// RM §3, note under the map: "The reset value is 0x00 for all registers other than
-    /// Register 107 (PWR_MGMT_1): 0x40 [SLEEP set] and Register 117 (WHO_AM_I): 0x68."
-    public static let powerOnDefaults: [UInt8: UInt8] = [powerManagement1: 0x40, whoAmI: 0x68]
-
-    /// WHO_AM_I answers of the family (RM §4.32 for the MPU-6050; the MPU-6500/9250 register
-    /// maps for the others), so the twin can pretend to be one of the parts a driver must name.
-    public static let identities: [(whoAmI: UInt8, part: String)] = [
-        (0x68, "MPU-6050"), (0x70, "MPU-6500"), (0x71, "MPU-9250"), (0x73, "MPU-9255"),
-    ]
+    /// Register 107 (PWR_MGMT_1): 0x40 [SLEEP set] and Register 117 (WHO_AM_I): 0x68." (The
+    /// identity comes from IMUDrivers' ChipParts, with the other parts' values.)
+    public static let powerOnDefaults: [UInt8: UInt8] = [powerManagement1: 0x40]
 
     /// Registers a write does not change (status, data, count, identity).
     public static let readOnly: Set<UInt8> = Set([interruptStatus, fifoCountHigh, fifoCountLow, whoAmI] + Array(0x3B...0x60))

@@ -52,37 +52,28 @@ public final class VirtualBoard: @unchecked Sendable {
             // Each chip's errors come from the seed and its address, so adding a chip to a
             // profile does not change another's.
             let chipSeed = seed &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(placement.address)
-            switch placement.chip {
-            case .mpu6050:
-                let emulator = MPU6050Emulator(
-                    input: source, errors: SensorErrors(model: errors, noise: MPU6050Registers.noise, seed: chipSeed),
-                    whoAmI: whoAmI ?? 0x68, startTime: scenarioStart)
-                add(emulator, at: placement.address, pin: emulator.interruptPin, placement: placement)
-            case .lsm9ds1:
-                let noise = LSM9DS1Registers.noise
-                let accelGyro = LSM9DS1AccelGyroEmulator(
-                    input: source, errors: SensorErrors(model: errors, noise: noise, seed: chipSeed), startTime: scenarioStart)
-                add(accelGyro, at: placement.address, pin: accelGyro.interruptPin, placement: placement)
-                if let magnetometerAddress = placement.magnetometerAddress {
-                    let magnetometer = LSM9DS1MagnetometerEmulator(
-                        input: source, errors: SensorErrors(model: errors, noise: noise, seed: chipSeed ^ 0x4D41_4721),
-                        startTime: scenarioStart)
-                    chips[magnetometerAddress] = magnetometer
-                    bus.attach(magnetometer, at: magnetometerAddress)
-                }
+            guard let factory = TwinParts.factories[placement.chip] else {
+                fatalError("no twin for \(placement.chip.rawValue): add its factory to TwinParts")
+            }
+            let dies = factory(TwinWiring(
+                placement: placement, input: source, errors: errors, seed: chipSeed, startTime: scenarioStart, whoAmI: whoAmI))
+            add(dies.accelGyro, at: placement.address, pin: dies.interruptPin, placement: placement)
+            if let magnetometer = dies.magnetometer, let magnetometerAddress = placement.magnetometerAddress {
+                chips[magnetometerAddress] = magnetometer
+                bus.attach(magnetometer, at: magnetometerAddress)
             }
         }
     }
 
-    /// A one-chip board for tests: `chip` at its usual address (0x68, or 0x6A/0x1C), mounted as
-    /// the device, INT on header pin 7 (GPIO4).
+    /// A one-chip board for tests: `chip` at its usual addresses (its `ChipParts` row's first:
+    /// 0x68, 0x68/0x0C, or 0x6A/0x1C), mounted as the device, INT on header pin 7 (GPIO4).
     public convenience init(
         chip: ChipModel, scenario: any MotionScenario = PoseScenario(.faceUp), errors: SensorErrorModel = .perfect,
         seed: UInt64 = 1, clock: any MonotonicClock, whoAmI: UInt8? = nil
     ) {
-        let placement = chip == .mpu6050
-            ? IMUPlacement(chip: .mpu6050, address: 0x68, interruptPin: 7)
-            : IMUPlacement(chip: .lsm9ds1, address: 0x6A, magnetometerAddress: 0x1C, interruptPin: 7)
+        let part = chip.part
+        let placement = IMUPlacement(
+            chip: chip, address: part.addresses[0], magnetometerAddress: part.magnetometer?.addresses[0], interruptPin: 7)
         let profile = BoardProfile(name: "sim", title: "Simulated \(chip.rawValue)", kind: .simulated, imus: [placement])
         self.init(profile: profile, scenario: scenario, errors: errors, seed: seed, clock: clock, whoAmI: whoAmI)
     }

@@ -91,17 +91,7 @@ public final class VirtualI2CHandle: I2CBus, @unchecked Sendable {
         return adapter.bus
     }
 
-    public func write(_ address: UInt8, _ bytes: UnsafeRawBufferPointer) throws(I2CError) {
-        try live(address).write(address, bytes)
-    }
-
-    public func read(_ address: UInt8, into buffer: UnsafeMutableRawBufferPointer) throws(I2CError) {
-        try live(address).read(address, into: buffer)
-    }
-
-    public func writeRead(
-        _ address: UInt8, _ bytes: UnsafeRawBufferPointer, into buffer: UnsafeMutableRawBufferPointer
-    ) throws(I2CError) {
-        try live(address).writeRead(address, bytes, into: buffer)
+    public func transaction(_ address: UInt8, _ operations: UnsafeMutableBufferPointer<I2COperation>) throws(I2CError) {
+        try live(address).transaction(address, operations)
     }
 }

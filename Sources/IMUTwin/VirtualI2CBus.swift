@@ -127,28 +127,9 @@ public final class VirtualI2CBus: I2CBus, @unchecked Sendable {
 
     // MARK: I2CBus
 
-    public func write(_ address: UInt8, _ bytes: UnsafeRawBufferPointer) throws(I2CError) {
-        try transaction(address, reading: nil) { target in target.write(bytes) }
-    }
-
-    public func read(_ address: UInt8, into buffer: UnsafeMutableRawBufferPointer) throws(I2CError) {
-        try transaction(address, reading: buffer) { target in target.read(into: buffer) }
-    }
-
-    public func writeRead(
-        _ address: UInt8, _ bytes: UnsafeRawBufferPointer, into buffer: UnsafeMutableRawBufferPointer
-    ) throws(I2CError) {
-        try transaction(address, reading: buffer) { target in
-            target.write(bytes)
-            target.read(into: buffer)
-        }
-    }
-
-    /// One transaction: faults first, then `body` on the target; `read` is the transaction's
-    /// read buffer (what an all-0xFF fault fills instead of the target).
-    private func transaction(
-        _ address: UInt8, reading read: UnsafeMutableRawBufferPointer?, _ body: (any I2CTarget) -> Void
-    ) throws(I2CError) {
+    /// One transaction: faults first, then each operation on the target (a write sets its
+    /// register pointer and writes on; a read reads from the pointer on).
+    public func transaction(_ address: UInt8, _ operations: UnsafeMutableBufferPointer<I2COperation>) throws(I2CError) {
         try lock.withLock { () throws(I2CError) in
             total += 1
             counts[address, default: 0] += 1
@@ -157,15 +138,21 @@ public final class VirtualI2CBus: I2CBus, @unchecked Sendable {
             if let failure = faults.failure(for: address, at: now) {
                 throw I2CError(failure.kind, bus: name, address: address, detail: failure.detail)
             }
-            guard let target = targets[address] else {
+            // A target behind another chip's bypass acknowledges only while the bypass is open.
+            guard let target = targets[address], target.acknowledges else {
                 throw I2CError(.noAcknowledge, bus: name, address: address)
             }
             target.catchUp(to: now)
-            if faults.readsAllOnes(address, at: now) {
-                if let read { read.initializeMemory(as: UInt8.self, repeating: 0xFF) }
-                return
+            // An all-0xFF fault fills the reads instead of the target (its writes are lost too).
+            let allOnes = faults.readsAllOnes(address, at: now)
+            for operation in operations {
+                switch operation {
+                case .write(let bytes):
+                    if !allOnes { target.write(bytes) }
+                case .read(let buffer):
+                    if allOnes { buffer.initializeMemory(as: UInt8.self, repeating: 0xFF) } else { target.read(into: buffer) }
+                }
             }
-            body(target)
         }
     }
 }

@@ -5,8 +5,8 @@ import IMUGeometry
 
 @Suite struct ShippedProfilesTests {
     let expectedNames = [
-        "adafruit-lsm9ds1", "berryimu-v2", "gy-521", "gy-521-ad0-high", "raspberry-pi-3",
-        "raspberry-pi-4", "raspberry-pi-5", "raspberry-pi-zero-2-w", "sense-hat", "sim",
+        "adafruit-lsm9ds1", "berryimu-v2", "gy-521", "gy-521-ad0-high", "gy-9250", "mpu6500", "raspberry-pi-3",
+        "raspberry-pi-4", "raspberry-pi-5", "raspberry-pi-zero-2-w", "sense-hat", "sim", "sim-9250",
     ]
 
     @Test func everyShippedProfileLoadsAndValidates() throws {
@@ -67,6 +67,21 @@ import IMUGeometry
         #expect(sim.imus[0].magnetometerAddress == 0x1C)
         #expect(sim.imus.map(\.interruptPin) == [7, 11])
         #expect(sim.imus.compactMap { $0.interruptPin.flatMap { sim.headerPins[$0] } } == [4, 17])
+    }
+
+    /// The MPU-6500 family's boards: the GY-9250's AK8963 at 0x0C behind the bypass, the MPU-6500
+    /// module without a magnetometer, and the second twin carrying both.
+    @Test func theFamilysBoardsCarryTheirParts() throws {
+        let gy = try sourceCatalog.profile(named: "gy-9250")
+        #expect(gy.imus == [IMUPlacement(chip: .mpu9250, address: 0x68, magnetometerAddress: 0x0C, interruptPin: 7)])
+        let module = try sourceCatalog.profile(named: "mpu6500")
+        #expect(module.imus == [IMUPlacement(chip: .mpu6500, address: 0x68, interruptPin: 7)])
+        let twin = try sourceCatalog.profile(named: "sim-9250")
+        #expect(twin.kind == .simulated)
+        #expect(twin.imus.map(\.chip) == [.mpu9250, .mpu6500])
+        #expect(twin.imus.map(\.address) == [0x68, 0x69])
+        #expect(twin.imus[0].magnetometerAddress == 0x0C)
+        #expect(twin.imus.compactMap { $0.interruptPin.flatMap { twin.headerPins[$0] } } == [4, 17])
     }
 
     @Test func aSenseHatLyingFlatReadsZUp() throws {

@@ -24,7 +24,7 @@ import IMUFormats
         let document = try XMLDocument(data: Data(text.utf8))
         #expect(document.rootElement()?.name == "svg")
         #expect(text.contains("Accelerometer (g)") && text.contains("Gyroscope (rad/s)"))
-        #expect(text.contains("Magnetometer (µT)") == (chip.name == "LSM9DS1"))
+        #expect(text.contains("Magnetometer (µT)") == chip.hasMagnetometer)
         #expect(text.contains("time (s)"))
     }
 

@@ -109,4 +109,19 @@ import Testing
         _ = try chip.drainFIFO(into: &samples)
         #expect(abs(samples[42].timestamp - samples[41].timestamp - 0.01) < 1e-9)
     }
+
+    /// FIFO draining is the driver's: on a bus that reads at most 32 bytes at once (SMBus),
+    /// FIFO_R_W (0x74, a port that does not advance) is read in pieces, each at 0x74 again.
+    @Test func theFIFOPortIsReadInPiecesTheBusCanDo() throws {
+        bus.longestRead = 32
+        let chip = MPU6050(bus: bus, clock: clock)
+        try chip.configure(IMUSettings(sampleRateHz: 200))
+        try chip.startFIFO()
+        bus.set(0x68, 0x72, [0, 48])  // four 12-byte frames
+        bus.set(0x68, 0x74, bigEndian([0, 0, 8192, 0, 0, 0]))
+        var samples: [MotionSample] = []
+        let batch = try chip.drainFIFO(into: &samples)
+        #expect(batch.count == 4 && batch.transactions == 3)  // the count, then 32 + 16 bytes
+        #expect(bus.reads.suffix(2).map { [Int($0.register), $0.count] } == [[0x74, 32], [0x74, 16]])
+    }
 }

@@ -11,6 +11,11 @@ final class RegisterFileBus: I2CBus {
     /// auto-increment flag, not part of the address).
     var addressMask: UInt8 = 0x7F
 
+    /// What `longestRead` says (a FIFO port is read in pieces of this many bytes).
+    var longestRead = Int.max
+    /// Every read's start register and length, in order.
+    private(set) var reads: [(address: UInt8, register: UInt8, count: Int)] = []
+
     init(devices: [UInt8]) {
         for address in devices { registers[address] = [UInt8](repeating: 0, count: 256) }
     }
@@ -34,12 +39,17 @@ final class RegisterFileBus: I2CBus {
         throw I2CError(.unsupported, bus: name, address: address, detail: "plain reads are not used by the drivers")
     }
 
+    func transaction(_ address: UInt8, _ operations: UnsafeMutableBufferPointer<I2COperation>) throws(I2CError) {
+        try transactionAsTransfers(address, operations)
+    }
+
     func writeRead(
         _ address: UInt8, _ bytes: UnsafeRawBufferPointer, into buffer: UnsafeMutableRawBufferPointer
     ) throws(I2CError) {
         transactions += 1
         guard let file = registers[address] else { throw I2CError(.noAcknowledge, bus: name, address: address) }
         let start = Int(bytes[0] & addressMask)
+        reads.append((address, bytes[0], buffer.count))
         for i in 0..<buffer.count { buffer[i] = file[(start + i) & 0xFF] }
     }
 }

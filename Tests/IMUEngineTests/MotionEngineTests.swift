@@ -23,7 +23,7 @@ import Testing
 
     func isAsleep(_ board: VirtualBoard) throws -> Bool {
         switch board.profile.imus[0].chip {
-        case .mpu6050: try board.bus.readRegister(0x68, 0x6B) & 0x40 != 0
+        case .mpu6050, .mpu6500, .mpu9250: try board.bus.readRegister(0x68, 0x6B) & 0x40 != 0
         case .lsm9ds1: try board.bus.readRegister(0x6A, 0x10) == 0
         }
     }

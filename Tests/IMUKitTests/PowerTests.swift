@@ -6,16 +6,16 @@ import IMUDevices
 @testable import IMUKit
 
 /// The chip runs while anyone consumes it and sleeps when the last one stops, as its registers
-/// show: MPU-6050 PWR_MGMT_1 (0x6B) SLEEP bit 0x40; LSM9DS1 CTRL_REG1_G (0x10) zero (power-down).
+/// show: MPU-6050/6500/9250 PWR_MGMT_1 (0x6B) SLEEP bit 0x40; LSM9DS1 CTRL_REG1_G (0x10) zero (power-down).
 @Suite struct PowerTests {
     func isAsleep(_ board: VirtualBoard) throws -> Bool {
         switch board.profile.imus[0].chip {
-        case .mpu6050: try board.bus.readRegister(0x68, 0x6B) & 0x40 != 0
+        case .mpu6050, .mpu6500, .mpu9250: try board.bus.readRegister(0x68, 0x6B) & 0x40 != 0
         case .lsm9ds1: try board.bus.readRegister(0x6A, 0x10) == 0
         }
     }
 
-    @Test(arguments: [ChipModel.mpu6050, .lsm9ds1])
+    @Test(arguments: ChipModel.allCases)
     func theChipSleepsWhenTheLastConsumerStops(_ chip: ChipModel) async throws {
         let clock = ParkingClock(limit: 1)
         let board = VirtualBoard(chip: chip, clock: clock)

@@ -39,13 +39,18 @@ import Testing
         #expect(smbusCalls(fake) == [.readBlock(0xA8, 32), .readBlock(0xC8, 8)])
     }
 
+    /// A FIFO port (MPU-6050 FIFO_R_W, 0x74) does not advance: the driver reads it in pieces of
+    /// `longestRead`, each addressing the port again; the bus says how long a piece may be.
     @Test func aFIFOPortIsReadAgainAtTheSameRegister() throws {
         let (bus, fake) = try smbusBus()
-        // MPU-6050 FIFO_R_W (0x74) does not advance: 40 bytes are two blocks, both at 0x74.
+        #expect(bus.longestRead == 32)
         try withUnsafeTemporaryAllocation(byteCount: 40, alignment: 1) { buffer in
-            try bus.readFIFO(0x68, port: 0x74, into: buffer)
+            try bus.readRegisters(0x68, 0x74, into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<32]))
+            try bus.readRegisters(0x68, 0x74, into: UnsafeMutableRawBufferPointer(rebasing: buffer[32..<40]))
         }
         #expect(smbusCalls(fake) == [.readBlock(0x74, 32), .readBlock(0x74, 8)])
+        let (byteReads, _) = try smbusBus(FakeI2CDev.smbusOnly.subtracting(.smbusReadI2CBlock))
+        #expect(byteReads.longestRead == 1)
     }
 
     @Test func theLow7BitsWrapWithoutTouchingBit7() {

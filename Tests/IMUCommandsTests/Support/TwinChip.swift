@@ -3,17 +3,20 @@ import IMUDevices
 import IMUEngine
 import IMUFormats
 
-/// The two chips the twin emulates, each read through a board profile that carries it.
+/// The chips the twin emulates, each read through a board profile that carries it.
 enum TwinChip: String, CaseIterable, Sendable, CustomTestStringConvertible {
     /// The `sim` board's first IMU: an LSM9DS1 at 0x6A/0x1C, mounted turned (["-x", "-y", "+z"]).
     case lsm9ds1
     /// A GY-521: an MPU-6050 at 0x68, mounted as the device.
     case mpu6050
+    /// A GY-9250: an MPU-9250 at 0x68 with its AK8963 behind the bypass at 0x0C, mounted as the device.
+    case mpu9250
 
     var board: String {
         switch self {
         case .lsm9ds1: "sim"
         case .mpu6050: "gy-521"
+        case .mpu9250: "gy-9250"
         }
     }
 
@@ -22,10 +25,11 @@ enum TwinChip: String, CaseIterable, Sendable, CustomTestStringConvertible {
         switch self {
         case .lsm9ds1: "LSM9DS1"
         case .mpu6050: "MPU-6050"
+        case .mpu9250: "MPU-9250"
         }
     }
 
-    var hasMagnetometer: Bool { self == .lsm9ds1 }
+    var hasMagnetometer: Bool { self != .mpu6050 }
 
     var testDescription: String { "\(name) (--board \(board))" }
 }

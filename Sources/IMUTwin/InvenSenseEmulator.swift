@@ -11,18 +11,25 @@ import IMUGeometry
 /// interrupts (DATA_RDY, FIFO_OFLOW, MOT; INT_PIN_CFG level, latch and clear-on-any-read) and
 /// motion detection on the high-passed accelerometer. Not emulated: DMP, auxiliary I²C master,
 /// self-test responses, standby of single axes, free-fall/zero-motion (removed in rev 4.x).
-public final class MPU6050Emulator: I2CTarget {
+///
+/// With `map: .mpu6500` it follows the MPU-6500/9250 map where that differs (`MPU6500Registers`):
+/// running at power-on, ACCEL_CONFIG 2's accelerometer filter, wake-on-motion (WOM_THR on the
+/// change from the previous sample, MOT_DETECT_CTRL), LP_ACCEL_ODR in CYCLE mode, a 512-byte
+/// FIFO with a 13-bit count, its temperature formula, and the I²C bypass the AK8963 sits behind.
+public typealias MPU6050Emulator = InvenSenseEmulator
+
+public final class InvenSenseEmulator: I2CTarget {
     typealias R = MPU6050Registers
+    typealias R65 = MPU6500Registers
 
     public let interruptPin = InterruptPin(name: "INT")
+    public let map: InvenSenseMapKind
     private let input: ChipInputSource
     private let errors: SensorErrors
-    private let identity: UInt8
 
-    private var registers = [UInt8](repeating: 0, count: 128)
+    private var registers: RegisterFile
     private var pointer: UInt8 = 0
-    private var identityOverride: UInt8?
-    private var fifo = ByteFIFO(capacity: R.fifoCapacityBytes)
+    private var fifo: ByteFIFO
     private var lastFIFOByte: UInt8 = 0
     private var latchedFIFOCount: UInt16 = 0
     private var status: UInt8 = 0
@@ -39,12 +46,24 @@ public final class MPU6050Emulator: I2CTarget {
     /// ones could not be in the FIFO anyway (1024 bytes hold at most 512 two-byte samples).
     private static let maximumCatchUpSamples: Int64 = 2048
 
-    public init(input: @escaping ChipInputSource, errors: SensorErrors, whoAmI: UInt8 = 0x68, startTime: Double = 0) {
+    public init(
+        input: @escaping ChipInputSource, errors: SensorErrors, whoAmI: UInt8, map: InvenSenseMapKind = .mpu6050,
+        startTime: Double = 0
+    ) {
         self.input = input
         self.errors = errors
-        self.identity = whoAmI
+        self.map = map
         self.lastTime = startTime
+        fifo = ByteFIFO(capacity: map == .mpu6050 ? R.fifoCapacityBytes : R65.fifoCapacityBytes)
+        registers = RegisterFile(
+            defaults: map == .mpu6050 ? R.powerOnDefaults : R65.powerOnDefaults, identityRegister: R.whoAmI, identity: whoAmI)
         loadDefaults()
+    }
+
+    /// Whether the auxiliary bus is joined to the host bus (MPU-9250: the AK8963 answers at 0x0C).
+    public var bypassOpen: Bool {
+        map == .mpu6500 && registers[R.interruptPinConfiguration] & R65.pinBypass != 0
+            && registers[R.userControl] & R65.userI2CMaster == 0
     }
 
     // MARK: Derived configuration
@@ -52,13 +71,23 @@ public final class MPU6050Emulator: I2CTarget {
     private var isAsleep: Bool { registers[Int(R.powerManagement1)] & R.powerSleep != 0 }
     private var isCycling: Bool { registers[Int(R.powerManagement1)] & R.powerCycle != 0 }
     private var filter: (accelBandwidthHz: Double, gyroBandwidthHz: Double, gyroOutputRateHz: Double) {
-        R.lowPassFilters[Int(registers[Int(R.configuration)] & 0x07)]
+        let code = Int(registers[Int(R.configuration)] & 0x07)
+        guard map == .mpu6500 else { return R.lowPassFilters[code] }
+        let gyro = R65.gyroLowPassFilters[code]
+        let accelConfig2 = registers[R65.accelConfiguration2]
+        let accel = accelConfig2 & 0x08 != 0 ? R65.accelFilterBypassHz : R65.accelLowPassHz[Int(accelConfig2 & 0x07)]
+        return (accel, gyro.gyroBandwidthHz, gyro.gyroOutputRateHz)
     }
 
     /// Samples per second now (RM §4.2: gyro output rate / (1 + SMPLRT_DIV); CYCLE mode wakes
-    /// at the LP_WAKE_CTRL rate instead).
+    /// at the LP_WAKE_CTRL rate instead, or on the 6500 map LP_ACCEL_ODR's).
     public var sampleRateHz: Double {
-        if isCycling { return R.lowPowerWakeRatesHz[Int(registers[Int(R.powerManagement2)] >> 6)] }
+        if isCycling {
+            if map == .mpu6500 {
+                return R65.lowPowerAccelRatesHz[min(11, Int(registers[R65.lowPowerAccelRate] & 0x0F))]
+            }
+            return R.lowPowerWakeRatesHz[Int(registers[Int(R.powerManagement2)] >> 6)]
+        }
         return filter.gyroOutputRateHz / (1 + Double(registers[Int(R.sampleRateDivider)]))
     }
 
@@ -117,12 +146,12 @@ public final class MPU6050Emulator: I2CTarget {
 
     public func powerOnReset(at time: Double) {
         lastTime = time
+        registers.powerOn()
         loadDefaults()
-        identityOverride = nil
     }
 
     public func overrideIdentity(_ value: UInt8?) {
-        identityOverride = value
+        registers.overrideIdentity(value)
     }
 
     public func forceFIFOOverflow() {
@@ -131,7 +160,7 @@ public final class MPU6050Emulator: I2CTarget {
         while status & R.fifoOverflowInterrupt == 0 && guardCount < 4096 {
             if !fifoCollecting {
                 // Nothing enabled: overflow the FIFO with what a full accel+gyro set would write.
-                for _ in 0..<R.fifoCapacityBytes + 1 where !fifo.push(0) {
+                for _ in 0..<fifo.capacity + 1 where !fifo.push(0) {
                     raise(R.fifoOverflowInterrupt, at: lastTime)
                     break
                 }
@@ -146,9 +175,7 @@ public final class MPU6050Emulator: I2CTarget {
     // MARK: Registers
 
     private func loadDefaults() {
-        registers = [UInt8](repeating: 0, count: 128)
-        for (register, value) in R.powerOnDefaults { registers[Int(register)] = value }
-        registers[Int(R.whoAmI)] = identity
+        registers.loadDefaults()
         pointer = 0
         fifo.removeAll()
         lastFIFOByte = 0
@@ -170,7 +197,8 @@ public final class MPU6050Emulator: I2CTarget {
         case R.fifoCountHigh:
             // RM §4.30: reading FIFO_COUNT_H loads both count registers.
             latchedFIFOCount = UInt16(fifo.count)
-            return UInt8(latchedFIFOCount >> 8)
+            // RM9 Table 1: on the 6500 map FIFO_COUNTH carries FIFO_CNT[12:8] only.
+            return UInt8(latchedFIFOCount >> 8) & (map == .mpu6500 ? 0x1F : 0xFF)
         case R.fifoCountLow:
             return UInt8(latchedFIFOCount & 0xFF)
         case R.fifoReadWrite:
@@ -178,7 +206,7 @@ public final class MPU6050Emulator: I2CTarget {
             if let byte = fifo.pop() { lastFIFOByte = byte }
             return lastFIFOByte
         case R.whoAmI:
-            return identityOverride ?? registers[Int(register)]
+            return registers.identity
         default:
             return registers[Int(register)]
         }
@@ -230,7 +258,7 @@ public final class MPU6050Emulator: I2CTarget {
         let a = accelScale.lsbPerG, g = gyroScale.lsbPerDegreePerSecond
         let values: [Int16] = [
             Raw.int16(accel.x * a), Raw.int16(accel.y * a), Raw.int16(accel.z * a),
-            Raw.int16((truth.temperatureCelsius - R.temperatureOffsetCelsius) * R.temperatureLSBPerDegree),
+            Raw.int16(temperatureRaw(truth.temperatureCelsius)),
             Raw.int16(degrees.x * g), Raw.int16(degrees.y * g), Raw.int16(degrees.z * g),
         ]
         for (i, v) in values.enumerated() {
@@ -253,10 +281,32 @@ public final class MPU6050Emulator: I2CTarget {
         raise(R.dataReadyInterrupt, at: when)
     }
 
+    private func temperatureRaw(_ celsius: Double) -> Double {
+        map == .mpu6500
+            ? (celsius - R65.temperatureOffsetCelsius) * R65.temperatureLSBPerDegree
+            : (celsius - R.temperatureOffsetCelsius) * R.temperatureLSBPerDegree
+    }
+
+    /// Wake-on-motion (PS9 §6.1; RM9 Register 105: ACCEL_INTEL_MODE compares the current sample
+    /// with the previous one): any axis changing by more than WOM_THR × 4 mg raises WOM_INT
+    /// (INT_STATUS bit 6, the 6050's MOT_INT). No duration.
+    private func detectWakeOnMotion(_ accel: Vector3, at time: Double) {
+        defer { previousAccel = accel }
+        let control = registers[R65.motionDetectControl]
+        guard control & R65.intelligenceEnable != 0, control & R65.intelligenceCompare != 0,
+              let previous = previousAccel else { return }
+        let change = accel - previous
+        let threshold = Double(registers[R65.wakeOnMotionThreshold]) * R65.wakeOnMotionGPerLSB
+        if max(abs(change.x), abs(change.y), abs(change.z)) > threshold {
+            raise(R.motionInterrupt, at: time)
+        }
+    }
+
     /// Motion detection (PS §8.x, RM rev 3.2 §4.8–4.9): the accelerometer through the digital
     /// high-pass filter chosen by ACCEL_HPF; when any axis exceeds MOT_THR for MOT_DUR ms,
     /// MOT_INT is set.
     private func detectMotion(_ accel: Vector3, sampleSeconds: Double, at time: Double) {
+        guard map == .mpu6050 else { return detectWakeOnMotion(accel, at: time) }
         let mode = registers[Int(R.accelConfiguration)] & 0x07
         if let cutoff = R.accelHighPassCutoffsHz[mode], let previous = previousAccel {
             let rc = 1 / (2 * .pi * cutoff)
