@@ -14,7 +14,7 @@ import Testing
     func isAsleep(_ board: VirtualBoard) throws -> Bool {
         switch board.profile.imus[0].chip {
         // PWR_MGMT_1 (0x6B) bit 6, SLEEP (MPU-6000/MPU-6050 register map, "Power Management 1").
-        case .mpu6050: try board.bus.readRegister(0x68, 0x6B) & 0x40 != 0
+        case .mpu6050, .mpu6500, .mpu9250: try board.bus.readRegister(0x68, 0x6B) & 0x40 != 0
         // CTRL_REG1_G (0x10) all zero: ODR_G power-down (LSM9DS1 datasheet, CTRL_REG1_G).
         case .lsm9ds1: try board.bus.readRegister(0x6A, 0x10) == 0
         }
