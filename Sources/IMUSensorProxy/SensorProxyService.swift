@@ -117,7 +117,6 @@ public final class SensorProxyService: @unchecked Sendable {
 
     private func run() {
         guard let proxy else { return }
-        var failed = false
         while true {
             lock.lock()
             let ending = stopping
@@ -132,7 +131,6 @@ public final class SensorProxyService: @unchecked Sendable {
             let processed = imu_sp_process(proxy)
             if processed < 0 {
                 note(.warning("the D-Bus connection failed (\(String(cString: strerror(-processed)))); net.hadess.SensorProxy is no longer served"))
-                failed = true
                 break
             }
             var events: Int16 = 0
@@ -145,7 +143,6 @@ public final class SensorProxyService: @unchecked Sendable {
                 while read(wakeRead, &drain, drain.count) > 0 {}
             }
         }
-        _ = failed
         updateSubscription(accelerometer: false, compass: false)
         imu_sp_close(proxy)
         self.proxy = nil

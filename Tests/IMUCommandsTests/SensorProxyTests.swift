@@ -18,7 +18,7 @@ import Testing
         let environment = ["DBUS_SYSTEM_BUS_ADDRESS": bus.address]
         // monitor-sensor first: it waits for the name, then claims the accelerometer and compass.
         let monitor = try PeerProcess(["/usr/bin/monitor-sensor"], environment: environment)
-        #expect(monitor.wait(within: 20) { $0.contains("Waiting for iio-sensor-proxy to appear") })
+        #expect(monitor.wait(within: 120) { $0.contains("Waiting for iio-sensor-proxy to appear") })
         let rules = FileManager.default.temporaryDirectory.appendingPathComponent("sensor-proxy-rules-\(UUID()).toml")
         try "[[rule]]\nname = \"quiet\"\non = \"slap\"\n  [[rule.action]]\n  command = [\"/bin/true\"]\n"
             .write(to: rules, atomically: true, encoding: .utf8)
@@ -28,7 +28,7 @@ import Testing
             environment: environment)
         // monitor-sensor reads the compass only when run as the user geoclue (its policy's one
         // compass client), so the heading is read with dbus-send while monitor-sensor's claim holds.
-        #expect(monitor.wait(within: 30) { $0.contains("orientation changed: left-up") })
+        #expect(monitor.wait(within: 120) { $0.contains("orientation changed: left-up") })
         let heading = try Spawn.run(
             ["/usr/bin/dbus-send", "--system", "--print-reply", "--dest=net.hadess.SensorProxy", "/net/hadess/SensorProxy/Compass",
              "org.freedesktop.DBus.Properties.Get", "string:net.hadess.SensorProxy.Compass", "string:CompassHeading"],
@@ -37,11 +37,11 @@ import Testing
             line.range(of: "double ").flatMap { Double(line[$0.upperBound...].trimmingCharacters(in: .whitespaces)) }
         }
         #expect(degrees.map { $0 >= 0 && $0 < 360 } == true, "dbus-send printed: \(heading)")
-        let daemon = try await running.finish(within: 90)
+        let daemon = try await running.finish(within: 180)
         #expect(daemon.status == 0, "\(daemon.stderr)")
         #expect(daemon.stderr.contains("serving net.hadess.SensorProxy on the system bus"), "\(daemon.stderr)")
         // When the daemon leaves the bus, monitor-sensor says so.
-        #expect(monitor.wait(within: 20) { $0.contains("iio-sensor-proxy vanished") })
+        #expect(monitor.wait(within: 120) { $0.contains("iio-sensor-proxy vanished") })
         let printed = monitor.stop()
         // The orientations monitor-sensor printed (at appearance and on every change), in order.
         var seen: [String] = []

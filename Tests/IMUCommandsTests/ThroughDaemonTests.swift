@@ -23,16 +23,18 @@ import Testing
             .write(to: rules, atomically: true, encoding: .utf8)
         let socket = directory.appendingPathComponent("imu.sock").path
         let daemon = try IMUProcess(["run", "--config", rules.path, "--sim", "seed-sequence", "--socket", socket, "--duration", "16"])
-        let deadline = Date().addingTimeInterval(30)
+        // Bounded generously: with the whole suite running on two cores a daemon can take long to start.
+        let deadline = Date().addingTimeInterval(180)
         while !FileManager.default.fileExists(atPath: socket), Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
-        async let viaEvents = imu("events", "--socket", socket, "--format", "jsonl", "--duration", "11", within: 60)
-        async let viaStream = imu("stream", "--socket", socket, "--format", "jsonl", "--rate", "10", "--count", "40", within: 60)
+        try #require(FileManager.default.fileExists(atPath: socket), "imu run did not serve \(socket)")
+        async let viaEvents = imu("events", "--socket", socket, "--format", "jsonl", "--duration", "11", within: 180)
+        async let viaStream = imu("stream", "--socket", socket, "--format", "jsonl", "--rate", "10", "--count", "40", within: 180)
         let (events, stream) = try await (viaEvents, viaStream)
-        _ = try await daemon.finish(within: 60)
+        _ = try await daemon.finish(within: 180)
         #expect(events.status == 0, "\(events.stderr)")
         #expect(stream.status == 0, "\(stream.stderr)")
-        let directEvents = try await imu("events", "--sim", "seed-sequence", "--format", "jsonl", "--duration", "13", within: 60)
-        let directStream = try await imu("stream", "--sim", "seed-sequence", "--format", "jsonl", "--duration", "8", within: 60)
+        let directEvents = try await imu("events", "--sim", "seed-sequence", "--format", "jsonl", "--duration", "13", within: 180)
+        let directStream = try await imu("stream", "--sim", "seed-sequence", "--format", "jsonl", "--duration", "8", within: 180)
 
         // Events: the client's are the direct run's, in order.
         func kind(_ line: String) -> String { String(line.drop { $0 != "," }) }
