@@ -57,6 +57,8 @@ public final class ShareServer: @unchecked Sendable {
         public var refused = 0
         public var requestErrors = 0
         public var overlongLines = 0
+        /// Connections ended and let go of (their descriptors closed, or closing as their pump ends).
+        public var finished = 0
     }
 
     public init(settings: Settings, feed: any ShareFeed, note: @escaping @Sendable (Note) -> Void = { _ in }) {
@@ -305,6 +307,7 @@ public final class ShareServer: @unchecked Sendable {
         lock.lock()
         let closed = connections.filter(\.isClosed)
         connections.removeAll { $0.isClosed }
+        counts.finished += closed.count
         lock.unlock()
         for connection in closed { connection.finish() }
     }

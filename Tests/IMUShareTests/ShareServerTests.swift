@@ -184,8 +184,7 @@ import Testing
     }
 
     @Test func manyConnectsAndDisconnectsLeaveNothingBehind() throws {
-        try withServer { server, _, path in
-            let before = openDescriptors()
+        try withServer { server, feed, path in
             for i in 0..<1000 {
                 let fd = try connectUnixSocket(path).get()
                 if i % 2 == 0 { _ = "{\"op\":\"subscribe\",\"stream\":\"motion\"}\n".withCString { send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL)) } }
@@ -193,9 +192,9 @@ import Testing
             }
             let client = try LineClient(path: path)
             #expect(client.object()?["type"] == .string("hello"))
-            #expect(ScriptedFeed().wait { server.clientCount == 1 })
-            // The one client left: its end and the server's end of the connection.
-            #expect(openDescriptors() <= before + 2)
+            // Every one of the 1000 ended and was let go of, their subscriptions with them.
+            #expect(feed.wait { server.clientCount == 1 && server.statistics.finished == 1000 }, "\(server.statistics)")
+            #expect(feed.wait { feed.subscriberCount == 0 })
         }
     }
 
