@@ -11,7 +11,7 @@ let package = Package(
                 "IMUBus", "IMUGeometry", "IMUDrivers", "IMUBoards", "IMULinux", "IMUTwin",
                 "IMUFusion", "IMUFusionReference", "IMULog", "IMUGeomagnetism", "IMUCalibration",
                 "IMUMotion", "IMUKit", "IMUTilt", "IMUEvents", "IMURules", "IMUPlot", "IMUMQTT",
-                "IMUFormats", "IMUEngine", "IMUDevices", "IMUDaemon",
+                "IMUFormats", "IMUEngine", "IMUDevices", "IMUDaemon", "IMUShare", "IMUSensorProxy",
             ]
         ),
         .executable(name: "imu", targets: ["imu"]),
@@ -119,6 +119,12 @@ let package = Package(
         ),
         // The daemon's MQTT front end (libmosquitto): events, motion, availability, Home Assistant discovery.
         .target(name: "IMUMQTT", dependencies: ["CMosquitto", "IMUConfigFile"]),
+        // The daemon's local socket: JSON Lines clients (imu stream, Python, …) sharing one engine.
+        .target(name: "IMUShare", dependencies: ["IMUEvents", "IMUGeometry", "IMUEngine"]),
+        // iio-sensor-proxy's D-Bus interface (net.hadess.SensorProxy) for the desktop's screen
+        // rotation and compass, through libsystemd's sd-bus and a shim for its C macros.
+        .target(name: "CSensorProxyBus", linkerSettings: [.linkedLibrary("systemd")]),
+        .target(name: "IMUSensorProxy", dependencies: ["CSensorProxyBus", "IMUShare", "IMUEvents", "IMUGeometry"]),
         // SVG charts of logs and device motion (imu plot).
         .target(name: "IMUPlot"),
         // Calibration: gyro bias, six-pose accelerometer, magnetometer ellipsoid fit, sphere
@@ -157,7 +163,7 @@ let package = Package(
                 "IMUBus", "IMUDrivers", "IMUBoards", "IMULinux", "IMUTwin",
                 "IMUFusion", "IMUFusionReference", "IMULog", "IMUMotion", "IMUKit", "IMUGeometry", "IMUGeomagnetism",
                 "IMUCalibration", "IMUEvents", "IMURules", "IMUPlot", "IMUTilt", "IMUMQTT",
-                "IMUFormats", "IMUEngine", "IMUDevices", "IMUDaemon",
+                "IMUFormats", "IMUEngine", "IMUDevices", "IMUDaemon", "IMUShare", "IMUSensorProxy",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -221,6 +227,10 @@ let package = Package(
         .testTarget(name: "IMURulesTests", dependencies: ["IMURules", "IMUEvents", "IMUConfigFile", "IMUTwin", "IMUBus"]),
         .testTarget(name: "IMUMQTTTests", dependencies: ["IMUMQTT", "IMUConfigFile"]),
         .testTarget(name: "IMUWebTests", dependencies: ["IMUWeb", "IMUCalibration", "IMUGeometry", "IMUConfigFile", "IMUTwin", "IMUDrivers", "IMUBus"]),
+        .testTarget(
+            name: "IMUShareTests",
+            dependencies: ["IMUShare", "IMUEvents", "IMUGeometry", "IMUSensorProxy", "IMUEngine", "IMUDevices", "IMUTwin", "IMUDrivers", "IMUBus"]
+        ),
         .testTarget(name: "IMUCalibrationTests", dependencies: ["IMUCalibration", "IMUGeometry", "IMUConfigFile"]),
     ],
     swiftLanguageModes: [.v6]
@@ -266,6 +276,7 @@ if Context.environment["IMU_FUZZ"] != nil {
         ("CalibrationFileFuzz", ["IMUCalibration"]),
         ("RegisterDecodeFuzz", ["IMUDrivers", "IMUBus"]),
         ("TOMLFuzz", ["IMUConfigFile"]),
+        ("ShareRequestFuzz", ["IMUShare"]),
     ]
     for target in fuzzTargets {
         package.targets.append(

@@ -75,6 +75,9 @@ install -m 0644 Boards/*.toml "$share/boards/"
 install -m 0644 README.md "$share/README.md"
 install -m 0644 Scripts/rules.example.toml "$share/rules.example.toml"
 install -m 0644 Scripts/imu.service "$destdir/etc/systemd/system/imu.service"
+# Who may own net.hadess.SensorProxy (the service) and use it (everyone; the compass: GeoClue).
+install -d -m 0755 "$destdir/etc/dbus-1/system.d"
+install -m 0644 Scripts/net.hadess.SensorProxy.conf "$destdir/etc/dbus-1/system.d/imu-sensor-proxy.conf"
 
 # Configuration: root's, read-only to the service (it cannot rewrite its own rules).
 install -d -m 0755 "$destdir/etc/imu"

@@ -10,6 +10,7 @@ packages=(
     i2c-tools      # i2cdetect / i2cget, to compare with `imu probe` on a real board
     pkg-config     # SwiftPM finds libgpiod through it
     libmosquitto-dev  # <mosquitto.h> and libmosquitto, for the daemon's MQTT front end (CMosquitto)
+    libsystemd-dev    # <systemd/sd-bus.h> and libsystemd, for iio-sensor-proxy's D-Bus interface (CSensorProxyBus)
 )
 if [ "${1:-}" = "--tests" ]; then
     packages+=(
@@ -28,6 +29,10 @@ if [ "${1:-}" = "--tests" ]; then
         chromium         # a real browser, headless, for the dashboard's checks (Scripts/check-dashboard.py)
         python3-websocket  # … which drives it over the DevTools protocol (and reads the daemon's WebSocket)
         fonts-dejavu-core  # … with a font, so the screenshots are readable
+        dbus             # dbus-daemon (a private bus for the D-Bus test) and dbus-send
+        iio-sensor-proxy # monitor-sensor: a real desktop client of net.hadess.SensorProxy (its service is not started)
+        socat            # Docs/protocol.md's examples and the socket's hostile-client checks
+        python3          # the Python client (python/) and its tests against a twin daemon
     )
 fi
 

@@ -31,6 +31,14 @@ swift_tests=$(sed -n 's/.*Test run with \([0-9]*\) tests\{0,1\} .* passed.*/\1/p
 echo "== dashboard in a real browser (headless Chromium over the DevTools protocol: attitude, frames, events, screenshots, calibration, ten pages)"
 /usr/bin/python3 Scripts/check-dashboard.py --imu .build/debug/imu --ten --out .build/dashboard-check 2>&1 | tee .build/dashboard-check.log
 
+echo "== Python client (python/: python3 -m unittest against imu run on the twin)"
+set +e
+IMU=.build/debug/imu python3 -m unittest discover -s python/tests 2>&1 | tee .build/python-test.log
+status=${PIPESTATUS[0]}
+set -e
+[ "$status" -eq 0 ] || { echo "the Python client's tests failed (exit $status)"; exit "$status"; }
+python_tests=$(sed -n 's/^Ran \([0-9]*\) tests\{0,1\} .*/\1/p' .build/python-test.log | tail -n 1)
+
 echo "== kernel test (Debian's kernel under QEMU, imu on i2c-stub)"
 bash Scripts/qemu-kernel-test.sh 2>&1 | tee .build/kernel-test.log
 kernel_checks=$(sed -n 's/^qemu kernel test: PASS (\([0-9]*\) checks.*/\1/p' .build/kernel-test.log)
@@ -43,7 +51,7 @@ bash Scripts/check-embedded.sh .build/embedded
 echo "== firmware check (the fusion core and the chip drivers on QEMU's microbit, bit-exact against Linux)"
 bash Scripts/check-firmware.sh .build/firmware
 
-echo "== fuzzing (libFuzzer: the TOML reader and loaders, the log reader, the register decoders; kept inputs, then fixed-seed runs)"
+echo "== fuzzing (libFuzzer: the TOML reader and loaders, the log reader, the register decoders, the socket's requests; kept inputs, then fixed-seed runs)"
 bash Scripts/fuzz.sh
 
-echo "summary: $((swift_tests + kernel_checks + 5)) passed, 0 failed"
+echo "summary: $((swift_tests + python_tests + kernel_checks + 6)) passed, 0 failed"

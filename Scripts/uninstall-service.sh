@@ -27,7 +27,9 @@ created=""
 if [ "$use_systemctl" = 1 ]; then
     systemctl disable --now imu.service 2>/dev/null || true
 fi
-rm -f "$destdir/etc/systemd/system/imu.service" "$destdir/usr/local/bin/imu"
+rm -f "$destdir/etc/systemd/system/imu.service" "$destdir/usr/local/bin/imu" "$destdir/etc/dbus-1/system.d/imu-sensor-proxy.conf"
+# The D-Bus policy's directories only if the installer made them (empty now).
+rmdir "$destdir/etc/dbus-1/system.d" "$destdir/etc/dbus-1" 2>/dev/null || true
 rm -rf "$share"
 if [ "$keep_data" = 0 ]; then
     rm -rf "$destdir/etc/imu" "$destdir/var/lib/imu"

@@ -7,6 +7,7 @@ import IMUMotion
 import IMUDevices
 import IMUEngine
 import IMUFormats
+import IMUShare
 
 /// `imu events`: shakes, orientation changes, slaps (and heading changes) as they happen, or from
 /// a recording.
@@ -30,6 +31,8 @@ struct EventsCommand: ParsableCommand {
             """)
 
     @OptionGroup var source: IMUSourceOptions
+
+    @OptionGroup var daemon: DaemonSourceOptions
 
     @Option(help: "Read a recorded log instead of a live IMU.")
     var replay: String?
@@ -90,6 +93,18 @@ struct EventsCommand: ParsableCommand {
             return
         }
 
+        if !lowPower, headingFilter == nil,
+           let path = daemon.daemonSocket(hardwareChosen: source.sim || source.board != nil || source.bus != nil) {
+            try DaemonRelay.run(path: path, subscribe: SubscribeOptions(stream: .events), duration: duration, flush: { output.flushIfDue() }) { line in
+                if format == .jsonl {
+                    output.write(line)
+                } else if let event = MotionEvent(jsonLine: line) {
+                    show([event])
+                }
+            }
+            try output.finish()
+            return
+        }
         let device = try source.open()
         let engine = try MotionEngine.forCommand(
             device: device, rateHz: rate, duration: duration, headingFilterDegrees: headingFilter,

@@ -5,6 +5,7 @@ import IMUDrivers
 import IMUDevices
 import IMUEngine
 import IMUFormats
+import IMUShare
 
 extension SampleFormat: ExpressibleByArgument {}
 
@@ -24,6 +25,8 @@ struct ReadCommand: ParsableCommand {
             """)
 
     @OptionGroup var source: IMUSourceOptions
+
+    @OptionGroup var daemon: DaemonSourceOptions
 
     @Flag(help: "List the --sim scenarios and exit.")
     var listScenarios = false
@@ -50,8 +53,31 @@ struct ReadCommand: ParsableCommand {
             return
         }
         StopSignal.install()
+        if let path = daemon.daemonSocket(hardwareChosen: source.sim || source.board != nil || source.bus != nil) {
+            try relay(from: path)
+            return
+        }
         let session = try source.open()
         try SampleReader(session: session, rate: rate, count: count, format: format).run()
+    }
+
+    /// Raw samples from the daemon, at its rate: its JSON lines as they are, or the same
+    /// columns as CSV (the table needs --direct).
+    func relay(from path: String) throws {
+        guard format != .table else {
+            throw CommandError("the table reads the IMU itself; through the daemon at \(path) use --format csv or jsonl (or --direct, with the daemon stopped)")
+        }
+        var output = LineOutput()
+        defer { output.flush() }
+        if format == .csv { output.write(SampleFormatter.csvColumns.joined(separator: ",")) }
+        try DaemonRelay.run(path: path, subscribe: SubscribeOptions(stream: .samples), count: count, flush: { output.flushIfDue() }) { line in
+            if format == .jsonl {
+                output.write(line)
+            } else if let row = csvRow(jsonLine: line, columns: SampleFormatter.csvColumns) {
+                output.write(row)
+            }
+        }
+        try output.finish()
     }
 }
 

@@ -14,6 +14,8 @@ import Logging
 import IMUDevices
 import IMUEngine
 import IMUFormats
+import IMUSensorProxy
+import IMUShare
 
 /// `imu run`: the daemon. Reads the IMU, fuses, recognises events and fires the rules' actions.
 struct RunCommand: ParsableCommand {
@@ -53,6 +55,8 @@ struct RunCommand: ParsableCommand {
 
     @Flag(help: "Remove this device from Home Assistant (empty retained discovery messages) and exit.")
     var mqttForget = false
+
+    @OptionGroup var frontEnds: ShareOptions
 
     func validate() throws {
         try SampleRateOption.validate(rate, lowest: 10)
@@ -109,6 +113,7 @@ struct RunCommand: ParsableCommand {
         let daemon = try Daemon(settings: daemonSettings, device: device, gpio: gpio, log: log)
         daemon.shouldStop = { StopSignal.isRequested }
         daemon.takeReloadRequest = { StopSignal.takeReloadRequest() }
+        daemon.frontEnds = frontEnds.frontEnds(log: log)
         try daemon.run()
     }
 }

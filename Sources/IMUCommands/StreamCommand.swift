@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import IMUShare
 import IMUDrivers
 import IMUMotion
 import IMUDevices
@@ -25,6 +26,8 @@ struct StreamCommand: ParsableCommand {
 
     @OptionGroup var frameOptions: FrameOptions
 
+    @OptionGroup var daemon: DaemonSourceOptions
+
     @Option(parsing: .unconditional, help: "Samples per second.")
     var rate: Double = 100
 
@@ -44,6 +47,10 @@ struct StreamCommand: ParsableCommand {
 
     func run() throws {
         StopSignal.install()
+        if let path = daemon.daemonSocket(hardwareChosen: source.sim || source.board != nil || source.bus != nil) {
+            try relay(from: path)
+            return
+        }
         let session = try source.open()
         let (frame, conversion) = try frameOptions.resolve(
             hasMagnetometer: session.driver.capabilities.magnetometer, source: "the \(session.driver.model.rawValue)")
@@ -94,5 +101,28 @@ struct StreamCommand: ParsableCommand {
         screen?.restore()
         try output.finish()
         MotionEngine.reportLost(dropped)
+    }
+
+    /// Device motion from the daemon at --rate (a divisor of its rate): its JSON lines as they
+    /// are, or the same columns as CSV. The live view needs the motion itself: --direct.
+    func relay(from path: String) throws {
+        let format = self.format ?? (isatty(STDOUT_FILENO) != 0 ? .table : .csv)
+        guard format != .table else {
+            throw CommandError("the live view reads the IMU itself; through the daemon at \(path) use --format csv or jsonl (or --direct, with the daemon stopped)")
+        }
+        var output = LineOutput()
+        defer { output.flush() }
+        if format == .csv { output.write(MotionFormatter.csvColumns.joined(separator: ",")) }
+        try DaemonRelay.run(
+            path: path, subscribe: SubscribeOptions(stream: .motion, rate: .rateHz(rate)), count: count, duration: duration,
+            flush: { output.flushIfDue() }
+        ) { line in
+            if format == .jsonl {
+                output.write(line)
+            } else if let row = csvRow(jsonLine: line, columns: MotionFormatter.csvColumns) {
+                output.write(row)
+            }
+        }
+        try output.finish()
     }
 }

@@ -8,6 +8,13 @@ import IMURules
 import IMUWeb
 import Logging
 
+/// A front end the daemon starts once it runs and stops when it ends (the local socket, D-Bus):
+/// it subscribes to the engine. A front end that cannot start is a warning; the daemon runs on.
+public protocol DaemonFrontEnd: AnyObject {
+    func start(engine: MotionEngine) throws
+    func stop()
+}
+
 /// Why the daemon refused to start (or a reload was refused), in words that name the file and line.
 public struct DaemonError: Error, CustomStringConvertible {
     public let description: String
@@ -57,6 +64,8 @@ public final class Daemon: @unchecked Sendable {
     public var shouldStop: () -> Bool = { false }
     /// Checked between reads: a reload asked for from outside (SIGHUP).
     public var takeReloadRequest: () -> Bool = { false }
+    /// Started after "started" is logged, stopped (last first) before "stopped".
+    public var frontEnds: [any DaemonFrontEnd] = []
 
     private var rules: RulesFile
     private var runner: ActionRunner
@@ -155,6 +164,17 @@ public final class Daemon: @unchecked Sendable {
             dashboard?.stop()
             log.info("stopped", metadata: ["commands": "\(runner.commands.counts)"])
         }
+        var started: [any DaemonFrontEnd] = []
+        for frontEnd in frontEnds {
+            do {
+                try frontEnd.start(engine: engine)
+                started.append(frontEnd)
+            } catch {
+                log.warning("\(error)")
+            }
+        }
+        // Stopped before the rest is (registered last, run first).
+        defer { for frontEnd in started.reversed() { frontEnd.stop() } }
         do throws(IMUDriverError) {
             try engine.run()
         } catch {

@@ -50,9 +50,11 @@ final class IMUProcess: @unchecked Sendable {
         self.arguments = arguments
         process.executableURL = try IMUExecutable.url()
         process.arguments = arguments
-        if !environment.isEmpty {
-            process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
-        }
+        // A runtime directory of its own: an `imu run` serves its socket there, not in the shared
+        // /run/imu or the user's, where concurrent tests' daemons and clients would meet.
+        var environment = environment
+        if environment["XDG_RUNTIME_DIR"] == nil { environment["XDG_RUNTIME_DIR"] = Self.runtimeDirectory() }
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
         process.standardInput = FileHandle.nullDevice
         let stdout = Pipe(), stderr = Pipe()
         process.standardOutput = stdout
@@ -138,6 +140,12 @@ final class IMUProcess: @unchecked Sendable {
 }
 
 extension IMUProcess {
+    static func runtimeDirectory() -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("imu-runtime-\(getpid())-\(UUID().uuidString.prefix(8))").path
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        return path
+    }
+
     /// The process has exited (a zombie waiting for Foundation to reap it, or gone).
     static func hasEnded(_ pid: Int32) -> Bool {
         guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else { return true }

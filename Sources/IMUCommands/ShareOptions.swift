@@ -1,0 +1,96 @@
+import ArgumentParser
+import IMUDaemon
+import IMUEngine
+import IMUSensorProxy
+import IMUShare
+import Logging
+
+/// `imu run`'s front ends for local programs: the Unix socket (Docs/protocol.md) and
+/// iio-sensor-proxy's D-Bus interface for the desktop. The daemon starts them once it runs.
+struct ShareOptions: ParsableArguments {
+    @Option(help: ArgumentHelp(
+        "Serve clients on this Unix socket.",
+        discussion: "Default: $RUNTIME_DIRECTORY/imu.sock for the service, $XDG_RUNTIME_DIR/imu/imu.sock for a user, else /run/imu/imu.sock."))
+    var socket: String?
+
+    @Flag(help: "Serve no socket.")
+    var noSocket = false
+
+    @Option(help: "Offer iio-sensor-proxy's interface (net.hadess.SensorProxy: screen orientation, compass) on this bus: system, session or none.")
+    var dbus: DBusChoice = .none
+
+    enum DBusChoice: String, ExpressibleByArgument, CaseIterable {
+        case system, session, none
+    }
+
+    func validate() throws {
+        if noSocket, socket != nil { throw ValidationError("--socket and --no-socket exclude each other") }
+    }
+
+    /// What was asked for. Trouble starting either is a warning and the daemon runs without that
+    /// front end (its rules and MQTT do not depend on them).
+    func frontEnds(log: Logger) -> [any DaemonFrontEnd] {
+        let note: @Sendable (ShareServer.Note) -> Void = { note in
+            switch note {
+            case .info(let text): log.info("\(text)")
+            case .warning(let text): log.warning("\(text)")
+            }
+        }
+        var frontEnds: [any DaemonFrontEnd] = []
+        if !noSocket {
+            var settings = ShareServer.Settings(path: socket ?? SocketLocation.serverPath())
+            settings.serverName = "imu \(IMUVersion.current)"
+            frontEnds.append(SocketFrontEnd(settings: settings, note: note))
+        }
+        if let bus = SensorProxyService.Bus(rawValue: dbus.rawValue) {
+            frontEnds.append(SensorProxyFrontEnd(bus: bus, note: note))
+        }
+        return frontEnds
+    }
+}
+
+final class SocketFrontEnd: DaemonFrontEnd {
+    let settings: ShareServer.Settings
+    let note: @Sendable (ShareServer.Note) -> Void
+    var server: ShareServer?
+
+    init(settings: ShareServer.Settings, note: @escaping @Sendable (ShareServer.Note) -> Void) {
+        self.settings = settings
+        self.note = note
+    }
+
+    func start(engine: MotionEngine) throws {
+        let server = ShareServer(settings: settings, feed: EngineFeed(engine: engine), note: note)
+        do {
+            try server.start()
+        } catch {
+            throw CommandError("no local socket: \(error)")
+        }
+        self.server = server
+    }
+
+    func stop() { server?.stop() }
+}
+
+final class SensorProxyFrontEnd: DaemonFrontEnd {
+    let bus: SensorProxyService.Bus
+    let note: @Sendable (ShareServer.Note) -> Void
+    var service: SensorProxyService?
+
+    init(bus: SensorProxyService.Bus, note: @escaping @Sendable (ShareServer.Note) -> Void) {
+        self.bus = bus
+        self.note = note
+    }
+
+    func start(engine: MotionEngine) throws {
+        let service = SensorProxyService(feed: EngineFeed(engine: engine), bus: bus, note: note)
+        do {
+            try service.start()
+        } catch {
+            throw CommandError("no D-Bus sensor interface: \(error)")
+        }
+        self.service = service
+    }
+
+    func stop() { service?.stop() }
+}

@@ -1,0 +1,44 @@
+import IMUEngine
+import IMUEvents
+
+/// The engine as the front ends' feed: its subscriptions are the engine's own bounded queues.
+public final class EngineFeed: ShareFeed, @unchecked Sendable {
+    public let engine: MotionEngine
+
+    public init(engine: MotionEngine) { self.engine = engine }
+
+    public var info: FeedInfo {
+        let device = engine.device
+        return FeedInfo(
+            chip: device.driver.model.rawValue, board: device.board.name, bus: device.bus.name,
+            rateHz: engine.outputRateHz, magnetometer: device.driver.capabilities.magnetometer)
+    }
+
+    public func subscribe(_ request: FeedRequest) -> any FeedSubscription {
+        let streams = Set(request.streams.map { MotionStream(rawValue: $0.rawValue)! })
+        return EngineFeedSubscription(engine.subscribe(
+            streams, capacity: request.capacity, motionDivisor: request.motionDivisor, eventTypes: request.eventTypes))
+    }
+}
+
+final class EngineFeedSubscription: FeedSubscription, @unchecked Sendable {
+    let subscription: MotionSubscription
+
+    init(_ subscription: MotionSubscription) { self.subscription = subscription }
+
+    func next(timeoutSeconds: Double?) -> (output: FeedOutput, lostBefore: Int)? {
+        guard let (output, lost) = subscription.next(timeoutSeconds: timeoutSeconds) else { return nil }
+        let stream = ShareStream(rawValue: output.stream.rawValue)!
+        var fed = FeedOutput(stream: stream, jsonLine: output.jsonLine)
+        switch output {
+        case .event(let event): fed.event = event
+        case .motion(let motion):
+            fed.headingDegrees = motion.heading
+            fed.gravity = motion.gravity
+        default: break
+        }
+        return (fed, lost)
+    }
+
+    func cancel() { subscription.cancel() }
+}

@@ -1,0 +1,77 @@
+import IMUEvents
+import IMUGeometry
+
+/// What the front ends (socket, D-Bus) need of the engine: who it is, and queued subscriptions.
+/// `MotionEngine` is adapted to it (EngineFeed.swift); tests can drive a front end with a
+/// feed whose outputs they choose.
+public protocol ShareFeed: AnyObject, Sendable {
+    var info: FeedInfo { get }
+    /// A bounded queue of the engine's outputs for one subscriber. When the queue is full the
+    /// oldest outputs are dropped and counted; acquisition and other subscribers never wait.
+    func subscribe(_ request: FeedRequest) -> any FeedSubscription
+}
+
+/// Who serves: what the hello line tells a client.
+public struct FeedInfo: Equatable, Sendable {
+    public var chip: String
+    public var board: String
+    public var bus: String
+    public var rateHz: Double
+    public var magnetometer: Bool
+    public var streams: [ShareStream]
+
+    public init(chip: String, board: String, bus: String, rateHz: Double, magnetometer: Bool, streams: [ShareStream] = ShareStream.allCases) {
+        self.chip = chip
+        self.board = board
+        self.bus = bus
+        self.rateHz = rateHz
+        self.magnetometer = magnetometer
+        self.streams = streams
+    }
+}
+
+/// One subscription's wishes, in the engine's terms.
+public struct FeedRequest: Equatable, Sendable {
+    public var streams: Set<ShareStream>
+    public var capacity: Int
+    /// Every n-th device motion.
+    public var motionDivisor: Int
+    /// nil = every event type.
+    public var eventTypes: Set<String>?
+
+    public init(streams: Set<ShareStream>, capacity: Int = 1024, motionDivisor: Int = 1, eventTypes: Set<String>? = nil) {
+        self.streams = streams
+        self.capacity = capacity
+        self.motionDivisor = motionDivisor
+        self.eventTypes = eventTypes
+    }
+}
+
+/// One output as a front end sees it: its stream, its JSON line (exactly the `--format jsonl`
+/// line of `imu read` / `imu stream` / `imu events`), and the typed parts the D-Bus front end reads.
+public struct FeedOutput: Sendable {
+    public var stream: ShareStream
+    public var jsonLine: String
+    /// For events.
+    public var event: MotionEvent?
+    /// For device motion: the heading in degrees clockwise from magnetic north, nil when unknown.
+    public var headingDegrees: Double?
+    /// For device motion: gravity in device axes (g, Core Motion's sign: face up reads z = −1).
+    public var gravity: Vector3?
+
+    public init(stream: ShareStream, jsonLine: String, event: MotionEvent? = nil, headingDegrees: Double? = nil, gravity: Vector3? = nil) {
+        self.stream = stream
+        self.jsonLine = jsonLine
+        self.event = event
+        self.headingDegrees = headingDegrees
+        self.gravity = gravity
+    }
+}
+
+public protocol FeedSubscription: AnyObject, Sendable {
+    /// Blocks until the next output or the timeout; nil on timeout, when cancelled, or when the
+    /// engine has ended. `lostBefore`: outputs dropped since the previous delivery.
+    func next(timeoutSeconds: Double?) -> (output: FeedOutput, lostBefore: Int)?
+    /// Ends the subscription: a waiting `next` returns nil at once.
+    func cancel()
+}

@@ -1,0 +1,63 @@
+import Foundation
+import Testing
+
+/// `imu events` and `imu stream` through a daemon print what they print reading the twin
+/// themselves: the same events in the same order and motion lines with the same keys, from the
+/// moment the client joined. (The live twin stamps samples with the real clock when they are
+/// read, so two runs, on a loaded machine, differ in their times by tens of milliseconds: the
+/// times are not compared.)
+@Suite(.serialized) struct ThroughDaemonTests {
+    func lines(_ text: String) -> [String] { text.split(separator: "\n").map(String.init) }
+
+    func time(_ line: String) -> Double? {
+        guard line.hasPrefix("{\"t\":") else { return nil }
+        return Double(line.dropFirst(5).prefix { $0 != "," && $0 != "}" })
+    }
+
+    @Test func eventsAndMotionAreTheSameEitherWay() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("through-daemon-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let rules = directory.appendingPathComponent("rules.toml")
+        try "[[rule]]\nname = \"quiet\"\non = \"slap\"\n  [[rule.action]]\n  command = [\"/bin/true\"]\n"
+            .write(to: rules, atomically: true, encoding: .utf8)
+        let socket = directory.appendingPathComponent("imu.sock").path
+        // Until stopped, on a scenario that repeats (shaken 2 s, still 2 s): whenever the clients
+        // join on a loaded machine, events keep coming.
+        let daemon = try IMUProcess(["run", "--config", rules.path, "--sim", "shake", "--socket", socket])
+        // Bounded generously: with the whole suite running on two cores a daemon can take long to start.
+        let deadline = Date().addingTimeInterval(180)
+        while !FileManager.default.fileExists(atPath: socket), Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        if !FileManager.default.fileExists(atPath: socket) {
+            let ended = try await daemon.finish(within: 60)
+            Issue.record("imu run did not serve \(socket): \(ended)")
+            return
+        }
+        async let viaEvents = imu("events", "--socket", socket, "--format", "jsonl", "--duration", "11", within: 180)
+        async let viaStream = imu("stream", "--socket", socket, "--format", "jsonl", "--rate", "10", "--count", "40", within: 180)
+        let (events, stream) = try await (viaEvents, viaStream)
+        daemon.send(SIGTERM)
+        _ = try await daemon.finish(within: 180)
+        #expect(events.status == 0, "\(events.stderr)")
+        #expect(stream.status == 0, "\(stream.stderr)")
+        let directEvents = try await imu("events", "--sim", "shake", "--format", "jsonl", "--duration", "13", within: 180)
+        let directStream = try await imu("stream", "--sim", "shake", "--format", "jsonl", "--duration", "4", within: 180)
+
+        // Events: the client's are the direct run's, in order.
+        func kind(_ line: String) -> String { String(line.drop { $0 != "," }) }
+        let got = lines(events.stdout), all = lines(directEvents.stdout)
+        #expect(got.count >= 4, "through the daemon: \(events.stdout)")
+        let start = all.firstIndex { kind($0) == kind(got.first ?? "") } ?? all.count
+        let matching = Array(all[start...].prefix(got.count))
+        #expect(matching.map(kind) == got.map(kind), "direct:\n\(directEvents.stdout)\nthrough the daemon:\n\(events.stdout)")
+
+        // Motion: the direct run's keys in the same order, time going forward.
+        func keys(_ line: String) -> [String] {
+            line.split(separator: ",").compactMap { part in part.split(separator: ":").first.map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "{\"")) } }
+        }
+        let motion = lines(stream.stdout), allMotion = lines(directStream.stdout)
+        #expect(motion.count == 40)
+        #expect(!allMotion.isEmpty && motion.allSatisfy { keys($0) == keys(allMotion[0]) })
+        for (a, b) in zip(motion, motion.dropFirst()) { #expect(time(b)! > time(a)!, "\(a) then \(b)") }
+    }
+}

@@ -1,0 +1,77 @@
+import Testing
+@testable import IMUShare
+
+@Suite struct ShareRequestTests {
+    func parse(_ text: String) throws(RequestError) -> IdentifiedRequest { try IdentifiedRequest.parse(Array(text.utf8)) }
+
+    func problem(_ text: String) -> RequestError? {
+        do {
+            _ = try parse(text)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test func subscriptionsWithTheirOptions() throws {
+        #expect(try parse(#"{"op":"subscribe","stream":"motion","rate_hz":50}"#) == IdentifiedRequest(.subscribe(.init(stream: .motion, rate: .rateHz(50)))))
+        #expect(try parse(#"{"op":"subscribe","stream":"motion","divisor":4,"id":"a"}"#)
+            == IdentifiedRequest(id: .string("a"), .subscribe(.init(stream: .motion, rate: .divisor(4)))))
+        #expect(try parse(#" {"op":"subscribe","stream":"motion","interval_ms":20} "#)
+            == IdentifiedRequest(.subscribe(.init(stream: .motion, rate: .intervalMilliseconds(20)))))
+        #expect(try parse(#"{"op":"subscribe","stream":"events","types":["shake","orientation","shake"],"id":7}"#)
+            == IdentifiedRequest(id: .number(7), .subscribe(.init(stream: .events, eventTypes: ["shake", "orientation"]))))
+        #expect(try parse(#"{"op":"unsubscribe"}"#) == IdentifiedRequest(.unsubscribe(nil)))
+        #expect(try parse(#"{"op":"unsubscribe","stream":"health"}"#) == IdentifiedRequest(.unsubscribe(.health)))
+        #expect(try parse(#"{"op":"ping"}"#) == IdentifiedRequest(.ping))
+        #expect(try parse(#"{"op":"hello"}"#) == IdentifiedRequest(.hello))
+    }
+
+    @Test func ratesBecomeDivisorsOfTheEngineRate() {
+        #expect(MotionRate.rateHz(50).divisor(engineRateHz: 100) == 2)
+        #expect(MotionRate.rateHz(500).divisor(engineRateHz: 100) == 1)
+        #expect(MotionRate.intervalMilliseconds(100).divisor(engineRateHz: 100) == 10)
+        #expect(MotionRate.divisor(3).divisor(engineRateHz: 100) == 3)
+    }
+
+    @Test func mistakesAreNamed() {
+        #expect(problem("hello")?.message.hasPrefix("not JSON at byte 0: expected a value") == true)
+        #expect(problem(#"{"op":"subscribe","stream":"motion""#)?.message.hasPrefix("not JSON at byte 35: expected ',' or '}'") == true)
+        #expect(problem("[1,2]")?.message.hasPrefix("a request is a JSON object, not an array") == true)
+        #expect(problem(#"{"stream":"motion"}"#)?.message == "a request needs \"op\": one of hello, ping, subscribe, unsubscribe")
+        #expect(problem(#"{"op":"subscribe","id":3}"#) == RequestError("subscribe needs \"stream\": one of samples, motion, events, health", id: .number(3)))
+        #expect(problem(#"{"op":"subscribe","stream":"gps"}"#)?.message == "\"stream\" must be one of samples, motion, events, health, not \"gps\"")
+        #expect(problem(#"{"op":"subscribe","stream":"motion","rate":5}"#)?.message
+            == "unknown key \"rate\" in a subscribe request; it takes op, id, stream, divisor, rate_hz, interval_ms, types")
+        #expect(problem(#"{"op":"subscribe","stream":"motion","rate_hz":0}"#)?.message == "\"rate_hz\" must be above 0 and at most 10000, not 0")
+        #expect(problem(#"{"op":"subscribe","stream":"motion","divisor":1.5}"#)?.message.hasPrefix("\"divisor\" must be a whole number") == true)
+        #expect(problem(#"{"op":"subscribe","stream":"samples","divisor":2}"#)?.message.hasPrefix("\"divisor\" applies to the motion stream only") == true)
+        #expect(problem(#"{"op":"subscribe","stream":"motion","divisor":2,"rate_hz":5}"#)?.message == "give one of \"divisor\", \"rate_hz\" and \"interval_ms\", not 2")
+        #expect(problem(#"{"op":"subscribe","stream":"events","types":["tap"]}"#)?.message
+            == "unknown event type \"tap\" in \"types\"; the types are shake, orientation, slap, heading")
+        #expect(problem(#"{"op":"ping","id":[1]}"#)?.message == "\"id\" must be a number or a string, not an array")
+        #expect(problem(#"{"op":"ping","op":"hello"}"#)?.message.hasPrefix("not JSON at byte 13: expected each member name once") == true)
+        #expect(problem(String(repeating: "[", count: 100))?.message.hasPrefix("not JSON at byte 16: expected at most 16 levels") == true)
+    }
+
+    @Test func theJSONReaderFollowsRFC8259() throws {
+        #expect(try JSONText.parse(Array(#""a\u00e9\ud83d\ude00\n""#.utf8)) == .string("aé😀\n"))
+        #expect(try JSONText.parse(Array("-0.5e2".utf8)) == .number(-50))
+        for bad in ["01", "1.", "+1", "\"\u{01}\"", "\"\\ud800\"", "tru", "{\"a\" 1}", "[1,]", "\"\\x\"", "1e999"] {
+            #expect(throws: JSONSyntaxError.self, "\(bad)") { try JSONText.parse(Array(bad.utf8)) }
+        }
+        #expect(throws: JSONSyntaxError.self) { try JSONText.parse([0x22, 0xFF, 0x22]) }
+    }
+
+    @Test func requestsReadBackAsThemselves() throws {
+        let requests: [IdentifiedRequest] = [
+            IdentifiedRequest(id: .string("x\"y"), .subscribe(.init(stream: .motion, rate: .rateHz(12.5)))),
+            IdentifiedRequest(id: .number(-3), .subscribe(.init(stream: .events, eventTypes: ["slap"]))),
+            IdentifiedRequest(.subscribe(.init(stream: .motion, rate: .intervalMilliseconds(0.1)))),
+            IdentifiedRequest(.unsubscribe(.samples)), IdentifiedRequest(.ping), IdentifiedRequest(.hello),
+        ]
+        for request in requests {
+            #expect(try parse(request.jsonLine) == request, "\(request.jsonLine)")
+        }
+    }
+}
