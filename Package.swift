@@ -68,7 +68,9 @@ let package = Package(
         // Motion products with Core Motion's meanings: attitude, reference frames, heading, filters.
         .target(
             name: "IMUMotion",
-            dependencies: ["IMUGeometry", "IMUGeomagnetism", "IMUDrivers", "IMUFusion", "IMUFusionReference"]
+            dependencies: [
+                "IMUGeometry", "IMUGeomagnetism", "IMUDrivers", "IMUFusion", "IMUFusionReference", "IMUCalibration",
+            ]
         ),
         // The motion manager (Core Motion's CMMotionManager): one per IMU, pull and push delivery,
         // and the acquisition loop the CLI's live commands share.
@@ -139,7 +141,7 @@ let package = Package(
         .testTarget(
             name: "IMUMotionTests",
             dependencies: [
-                "IMUMotion", "IMUGeometry", "IMUDrivers", "IMUFusion", "IMUFusionReference",
+                "IMUMotion", "IMUGeometry", "IMUDrivers", "IMUFusion", "IMUFusionReference", "IMUCalibration", "IMUTwin",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
