@@ -74,7 +74,9 @@ let package = Package(
         // Motion products with Core Motion's meanings: attitude, reference frames, heading, filters.
         .target(
             name: "IMUMotion",
-            dependencies: ["IMUGeometry", "IMUGeomagnetism", "IMUDrivers", "IMUFusion", "IMUFusionReference"]
+            dependencies: [
+                "IMUGeometry", "IMUGeomagnetism", "IMUDrivers", "IMUFusion", "IMUFusionReference", "IMUCalibration",
+            ]
         ),
         // Text for samples and device motion: the table, CSV and JSON Lines every output shares.
         .target(name: "IMUFormats", dependencies: ["IMUGeometry", "IMUDrivers", "IMUMotion"]),
@@ -205,7 +207,7 @@ let package = Package(
         .testTarget(
             name: "IMUMotionTests",
             dependencies: [
-                "IMUMotion", "IMUGeometry", "IMUDrivers", "IMUFusion", "IMUFusionReference",
+                "IMUMotion", "IMUGeometry", "IMUDrivers", "IMUFusion", "IMUFusionReference", "IMUCalibration", "IMUTwin",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),

@@ -59,15 +59,16 @@ if ! "$python" -c 'import importlib.metadata as m, numpy; assert m.version("vqf"
 fi
 
 # x-io Fusion's C sources: the pinned sdist, fetched once with pip (which prepares its metadata
-# in an isolated build environment: minutes on a loaded machine, once), checked against its
-# SHA-256 and unpacked in the cache.
+# in an isolated build environment; `--no-binary imufusion` rather than `:all:`, so that the
+# build tools come as wheels: `:all:` compiled them from source, over an hour on a loaded
+# machine), checked against its SHA-256 and unpacked in the cache.
 xio_version=1.3.3
 xio_sha256=b2175e5ed1e1cca95ef8673432d1f089037f957cde4325a510738c9e7ad3b87d
 xio_tarball=$cache/imufusion-$xio_version.tar.gz
 xio_dir=$cache/imufusion-$xio_version
 if [ ! -f "$xio_tarball" ]; then
     echo "== x-io Fusion $xio_version sdist (pip download)"
-    "$python" -m pip download --quiet --no-deps --no-binary :all: "imufusion==$xio_version" -d "$cache"
+    "$python" -m pip download --quiet --no-deps --no-binary imufusion "imufusion==$xio_version" -d "$cache"
 fi
 if ! echo "$xio_sha256  $xio_tarball" | sha256sum --check --status; then
     echo "bench-broad: $xio_tarball is not the imufusion $xio_version sdist (SHA-256 differs)" >&2

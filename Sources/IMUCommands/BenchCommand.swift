@@ -5,6 +5,7 @@ import IMUFusion
 import IMUFusionReference
 import IMUGeometry
 import IMULog
+import IMUMotion
 import IMUTwin
 import IMUDevices
 import IMUEngine
@@ -27,10 +28,12 @@ enum BenchFilter: String, ExpressibleByArgument, CaseIterable {
 
     /// A stepper that returns the attitude after every sample (valid or not: the BROAD metric
     /// starts at the first sample).
-    func makeStepper(magnetometer: Bool) -> (MotionSample, Double) -> Quaternion {
+    /// `parameters`: nil for the defaults (the fixed core's own integers); otherwise the
+    /// reference's parameters, converted for the fixed core (`bench broad --set`).
+    func makeStepper(magnetometer: Bool, parameters chosen: FusionParameters? = nil) -> (MotionSample, Double) -> Quaternion {
         switch self {
         case .reference:
-            let parameters = FusionParameters()
+            let parameters = chosen ?? FusionParameters()
             var state = FusionState(parameters: parameters)
             return { sample, dt in
                 IMUFusionReference.update(
@@ -41,7 +44,8 @@ enum BenchFilter: String, ExpressibleByArgument, CaseIterable {
         case .fixed:
             // Converts each sample to Q16.16 and dt to Q2.30 inside the step (`bench fusion`
             // times the fixed update on samples converted beforehand, see `FixedFusionSteps`).
-            let coefficients = FixedFusionCoefficients()
+            let coefficients = chosen.map { FixedFusionCoefficients(parameters: FixedFusionParameters($0)) }
+                ?? FixedFusionCoefficients()
             var state = FixedFusionState(coefficients: coefficients)
             return { sample, dt in
                 let step = FixedFusionSteps.Step(sample, dt: dt, magnetometer: magnetometer)
@@ -114,7 +118,38 @@ struct BenchBROADCommand: ParsableCommand {
     @Flag(help: "Print JSON (trials with total_deg, heading_deg, inclination_deg, inclination_6d_deg).")
     var json = false
 
+    @Option(name: .customLong("set"), help: ArgumentHelp(
+        "A parameter other than its default, NAME=SECONDS (repeatable; Scripts/bench-loo.sh's grid).",
+        discussion: "Names: \(Self.settable.keys.sorted().joined(separator: ", ")).", valueName: "NAME=SECONDS"))
+    var settings: [String] = []
+
+    /// The time constants `--set` may change (seconds).
+    static var settable: [String: WritableKeyPath<FusionParameters, Double>] {
+        [
+            "accelerometer-tau": \.accelerometerTau, "magnetometer-tau": \.magnetometerTau,
+            "motion-bias-tau": \.motionBiasTau, "magnetic-bias-tau": \.magneticBiasTau, "rest-bias-tau": \.restBiasTau,
+        ]
+    }
+
+    /// The parameters `--set` gives; nil without any.
+    func chosenParameters() throws -> FusionParameters? {
+        guard !settings.isEmpty else { return nil }
+        var parameters = FusionParameters()
+        for setting in settings {
+            let parts = setting.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2, let path = Self.settable[parts[0]] else {
+                throw CommandError("--set \(setting): expected NAME=SECONDS with NAME one of \(Self.settable.keys.sorted().joined(separator: ", "))")
+            }
+            guard let value = Double(parts[1]), value.isFinite, value > 0, value <= 1000 else {
+                throw CommandError("--set \(setting): the value must be seconds, above 0 and at most 1000")
+            }
+            parameters[keyPath: path] = value
+        }
+        return parameters
+    }
+
     func run() throws {
+        let chosen = try chosenParameters()
         let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().path
         guard let folder = dataset ?? BROADDataset.directory(besideRepository: repository) else {
@@ -128,7 +163,8 @@ struct BenchBROADCommand: ParsableCommand {
         for path in paths {
             let trial: BROADTrial
             trial = try CommandError.wrapping { try BROADTrial.read(path: path) }
-            guard let nine = score(trial, magnetometer: true), let six = score(trial, magnetometer: false) else {
+            guard let nine = score(trial, magnetometer: true, parameters: chosen),
+                  let six = score(trial, magnetometer: false, parameters: chosen) else {
                 throw CommandError("\(trial.name): no movement rows with known truth to score")
             }
             results.append((trial.name, trial.rows.count, nine, six))
@@ -165,8 +201,8 @@ struct BenchBROADCommand: ParsableCommand {
         }
     }
 
-    func score(_ trial: BROADTrial, magnetometer: Bool) -> BROADScore? {
-        let step = filter.makeStepper(magnetometer: magnetometer)
+    func score(_ trial: BROADTrial, magnetometer: Bool, parameters: FusionParameters? = nil) -> BROADScore? {
+        let step = filter.makeStepper(magnetometer: magnetometer, parameters: parameters)
         var metric = BROADMetric()
         var previous: Double?
         for row in trial.rows {

@@ -12,6 +12,10 @@ public struct DeviceMotionPipeline<Filter: FusionFilter> {
     /// paused log or a replugged chip must not be integrated across).
     public var maximumGap = 1.0
     public var headingOrientation = HeadingOrientation.portrait
+    /// When set, the gyro offsets learned at rest per temperature (issue 19, goal 2): fed to
+    /// the filter at the start, after every restart and as the temperature moves; learned from
+    /// every rest. The owner saves `gyroOffsetLearning.offsets` when `needsSaving`.
+    public var gyroOffsetLearning: GyroOffsetLearning?
 
     public init(filter: Filter, frame: FrameConversion) {
         self.filter = filter
@@ -26,12 +30,17 @@ public struct DeviceMotionPipeline<Filter: FusionFilter> {
         if let last = lastTimestamp {
             dt = sample.timestamp - last
             guard dt > 0 else { return nil }  // a duplicate or backward timestamp adds nothing
-            if dt > maximumGap { filter.reset() }
+            if dt > maximumGap {
+                filter.reset()
+                gyroOffsetLearning?.filterWasReset()
+            }
         } else {
             dt = 0
         }
         lastTimestamp = sample.timestamp
-        guard let estimate = filter.update(sample, dt: min(dt, maximumGap)) else { return nil }
+        let estimate = filter.update(sample, dt: min(dt, maximumGap))
+        gyroOffsetLearning?.observe(sample, dt: dt, isResting: estimate?.isResting ?? false, filter: &filter)
+        guard let estimate else { return nil }
         let attitude = frame.attitude(from: estimate.attitude)
         let northFrame = attitude.referenceFrame == .xMagneticNorthZVertical || attitude.referenceFrame == .xTrueNorthZVertical
         return DeviceMotion(

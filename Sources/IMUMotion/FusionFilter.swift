@@ -47,4 +47,10 @@ public protocol FusionFilter {
     mutating func update(_ sample: MotionSample, dt: Double) -> FusionEstimate?
     /// Back to the state before the first sample.
     mutating func reset()
+    /// Takes `offset` (rad/s, device axes) as the gyro's zero-rate offset now, as a rest that
+    /// measured it would: the start from offsets learned in earlier runs (`GyroOffsetLearning`).
+    mutating func adoptGyroOffset(_ offset: Vector3)
+    /// Moves the bias estimate by `change` (rad/s): the temperature model's drift between two
+    /// temperatures, fed forward.
+    mutating func shiftGyroOffset(by change: Vector3)
 }

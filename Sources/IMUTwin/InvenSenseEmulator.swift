@@ -253,7 +253,8 @@ public final class InvenSenseEmulator: I2CTarget {
         let accelBandwidth = min(filter.accelBandwidthHz, rate / 2)
         let gyroBandwidth = min(filter.gyroBandwidthHz, rate / 2)
         let accel = errors.accelerometer(truth.specificForceG, tick: tick, bandwidthHz: accelBandwidth)
-        let gyro = errors.gyro(truth.rotationRateRadiansPerSecond, tick: tick, bandwidthHz: gyroBandwidth)
+        let gyro = errors.gyro(
+            truth.rotationRateRadiansPerSecond, tick: tick, bandwidthHz: gyroBandwidth, temperatureCelsius: truth.temperatureCelsius)
         let degrees = gyro * (180 / .pi)
         let a = accelScale.lsbPerG, g = gyroScale.lsbPerDegreePerSecond
         let values: [Int16] = [

@@ -228,7 +228,8 @@ public final class LSM9DS1AccelGyroEmulator: I2CTarget {
         latest.accel = [Raw.int16(accel.x * accelLSB), Raw.int16(accel.y * accelLSB), Raw.int16(accel.z * accelLSB)]
         status |= R.statusXLDA | R.statusTDA
         if gyroOn {
-            let gyro = errors.gyro(truth.rotationRateRadiansPerSecond, tick: tick, bandwidthHz: bandwidth) * (180 / .pi)
+            let gyro = errors.gyro(
+                truth.rotationRateRadiansPerSecond, tick: tick, bandwidthHz: bandwidth, temperatureCelsius: truth.temperatureCelsius) * (180 / .pi)
             let gyroScale = R.gyroFullScales[Int((registers[Int(R.control1G)] >> 3) & 0x03)]
             let gyroLSB = 1000 / gyroScale.millidegreesPerSecondPerLSB
             latest.gyro = [Raw.int16(gyro.x * gyroLSB), Raw.int16(gyro.y * gyroLSB), Raw.int16(gyro.z * gyroLSB)]

@@ -108,6 +108,9 @@ public enum LSM9DS1Registers {
 
     /// Noise: DocID025715 gives none. Typical values for this class of part (assumed): gyro
     /// 0.01 °/s/√Hz, accel 100 µg/√Hz, magnetometer 0.3 µT RMS at high performance.
+    /// Zero-rate drift with temperature: not found in the DocID025715 text at hand; ST's gyros
+    /// of the same generation give ±0.03 °/s per °C typical (I3G4250D "OffDr"), used here.
     public static let noise = NoiseDensities(
-        gyroDegreesPerSecondPerRootHz: 0.01, accelGPerRootHz: 100e-6, magnetometerRMSMicrotesla: 0.3)
+        gyroDegreesPerSecondPerRootHz: 0.01, accelGPerRootHz: 100e-6, magnetometerRMSMicrotesla: 0.3,
+        gyroZeroRateDriftDegreesPerSecondPerCelsius: 0.03)
 }

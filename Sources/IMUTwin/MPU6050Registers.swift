@@ -90,6 +90,8 @@ public enum MPU6050Registers {
     public static let interruptPulseSeconds = 50e-6
 
     /// PS §6.1/6.2: gyro rate noise spectral density 0.005 °/s/√Hz, accel 400 µg/√Hz.
+    /// PS §6.1 "ZRO Variation Over Temperature, −40 °C to +85 °C: ±20 °/s": 20 / 125 ≈ 0.16 °/s per °C.
     public static let noise = NoiseDensities(
-        gyroDegreesPerSecondPerRootHz: 0.005, accelGPerRootHz: 400e-6, magnetometerRMSMicrotesla: 0)
+        gyroDegreesPerSecondPerRootHz: 0.005, accelGPerRootHz: 400e-6, magnetometerRMSMicrotesla: 0,
+        gyroZeroRateDriftDegreesPerSecondPerCelsius: 0.16)
 }

@@ -1,5 +1,13 @@
 import IMUGeometry
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// How wrong the twin's sensors are, as limits from which each chip's own errors are drawn
 /// (seeded, so the same seed gives the same chip). Noise is the chip's datasheet noise
 /// density (from its description table) times `noiseScale`, integrated over the bandwidth the
@@ -20,13 +28,23 @@ public struct SensorErrorModel: Sendable, Equatable {
     public var hardIronMicrotesla: Double
     /// Largest soft-iron deviation from identity per element (the matrix is symmetric).
     public var softIronFraction: Double
-    /// Temperature of the chip, °C (sensors report it; no drift is modelled yet).
+    /// Temperature of the chip at power-up, °C (the chips report it).
     public var temperatureCelsius: Double
+    /// Multiplies the chip's datasheet drift of the zero-rate offset with temperature
+    /// (`NoiseDensities.gyroZeroRateDriftDegreesPerSecondPerCelsius`; each axis's drift is
+    /// drawn within ± that): 0 keeps the offset where it is at 25 °C whatever the temperature.
+    public var gyroTemperatureDriftScale: Double
+    /// The warm-up after power-up: the chip's temperature rises by `warmUpRiseCelsius` towards
+    /// `temperatureCelsius + warmUpRiseCelsius` with time constant `warmUpTauSeconds` (a board
+    /// heating itself and its case: 10–25 °C over minutes on a Pi in a box).
+    public var warmUpRiseCelsius: Double
+    public var warmUpTauSeconds: Double
 
     public init(
         name: String, noiseScale: Double, gyroBiasDegreesPerSecond: Double, accelBiasG: Double,
         scaleErrorFraction: Double, crossAxisFraction: Double, hardIronMicrotesla: Double,
-        softIronFraction: Double, temperatureCelsius: Double = 25
+        softIronFraction: Double, temperatureCelsius: Double = 25, gyroTemperatureDriftScale: Double = 0,
+        warmUpRiseCelsius: Double = 0, warmUpTauSeconds: Double = 120
     ) {
         self.name = name
         self.noiseScale = noiseScale
@@ -37,6 +55,15 @@ public struct SensorErrorModel: Sendable, Equatable {
         self.hardIronMicrotesla = hardIronMicrotesla
         self.softIronFraction = softIronFraction
         self.temperatureCelsius = temperatureCelsius
+        self.gyroTemperatureDriftScale = gyroTemperatureDriftScale
+        self.warmUpRiseCelsius = warmUpRiseCelsius
+        self.warmUpTauSeconds = warmUpTauSeconds
+    }
+
+    /// The chip's temperature `seconds` after power-up (the scenario's start), °C.
+    public func temperatureCelsius(atSeconds seconds: Double) -> Double {
+        guard warmUpRiseCelsius != 0, warmUpTauSeconds > 0, seconds > 0 else { return temperatureCelsius }
+        return temperatureCelsius + warmUpRiseCelsius * (1 - exp(-seconds / warmUpTauSeconds))
     }
 
     /// No error at all: registers hold the exact (rounded) truth. For exact tests.
@@ -55,7 +82,15 @@ public struct SensorErrorModel: Sendable, Equatable {
         name: "calibrated", noiseScale: 1, gyroBiasDegreesPerSecond: 0, accelBiasG: 0,
         scaleErrorFraction: 0, crossAxisFraction: 0, hardIronMicrotesla: 0, softIronFraction: 0)
 
-    public static let all: [SensorErrorModel] = [.perfect, .calibrated, .typical]
+    /// `typical`, with the zero-rate offset drifting with temperature as the chip's datasheet
+    /// gives it, during a warm-up of 20 °C (τ 2 min) from 25 °C: on an MPU-6050 up to
+    /// 0.16 °/s per °C, so up to 3.2 °/s more offset once warm.
+    public static let warmUp = SensorErrorModel(
+        name: "warm-up", noiseScale: 1, gyroBiasDegreesPerSecond: 3, accelBiasG: 0.04,
+        scaleErrorFraction: 0.02, crossAxisFraction: 0.015, hardIronMicrotesla: 30, softIronFraction: 0.05,
+        gyroTemperatureDriftScale: 1, warmUpRiseCelsius: 20, warmUpTauSeconds: 120)
+
+    public static let all: [SensorErrorModel] = [.perfect, .calibrated, .typical, .warmUp]
 
     public static func named(_ name: String) -> SensorErrorModel? {
         all.first { $0.name == name.lowercased() }
@@ -69,6 +104,9 @@ public struct NoiseDensities: Sendable, Equatable {
     public var accelGPerRootHz: Double
     /// Magnetometers are specified as RMS noise at their data rate, not a density.
     public var magnetometerRMSMicrotesla: Double
+    /// The datasheet's drift of the gyro's zero-rate offset with temperature, °/s per °C
+    /// (largest typical per axis; the twin draws each chip's within ± this).
+    public var gyroZeroRateDriftDegreesPerSecondPerCelsius: Double = 0
 }
 
 /// One chip's errors, drawn from a `SensorErrorModel` and a seed.
@@ -82,6 +120,8 @@ public struct SensorErrors: Sendable {
     public let accelMatrix: Matrix3
     public let hardIronMicrotesla: Vector3
     public let softIron: Matrix3
+    /// How the zero-rate offset moves with the chip's temperature, rad/s per °C (from 25 °C).
+    public let gyroBiasDriftRadiansPerSecondPerCelsius: Vector3
     let seed: UInt64
 
     /// Noise streams, one per sensor, so adding a sensor never changes another's noise.
@@ -112,6 +152,17 @@ public struct SensorErrors: Sendable {
         softIron = Matrix3(
             rows: Vector3(1 + random.symmetric(s), a, b), Vector3(a, 1 + random.symmetric(s), c),
             Vector3(b, c, 1 + random.symmetric(s)))
+        // Drawn last, so that every earlier draw (and every twin without drift) stays as it was.
+        gyroBiasDriftRadiansPerSecondPerCelsius = vector(
+            model.gyroTemperatureDriftScale * noise.gyroZeroRateDriftDegreesPerSecondPerCelsius * .pi / 180)
+    }
+
+    /// The temperature the zero-rate offsets `gyroBiasRadiansPerSecond` hold at, °C.
+    public static let offsetReferenceCelsius = 25.0
+
+    /// The zero-rate offset at `temperatureCelsius`, rad/s.
+    public func gyroBias(atCelsius temperatureCelsius: Double) -> Vector3 {
+        gyroBiasRadiansPerSecond + (temperatureCelsius - Self.offsetReferenceCelsius) * gyroBiasDriftRadiansPerSecondPerCelsius
     }
 
     private func gaussianVector(_ stream: Stream, tick: Int64) -> Vector3 {
@@ -120,11 +171,11 @@ public struct SensorErrors: Sendable {
     }
 
     /// What the gyro measures for `rate` (rad/s, chip axes) at sample `tick`, with the noise of
-    /// a `bandwidthHz` wide filter.
-    public func gyro(_ rate: Vector3, tick: Int64, bandwidthHz: Double) -> Vector3 {
+    /// a `bandwidthHz` wide filter, at the chip temperature `temperatureCelsius`.
+    public func gyro(_ rate: Vector3, tick: Int64, bandwidthHz: Double, temperatureCelsius: Double = 25) -> Vector3 {
         let sigma = model.noiseScale * noise.gyroDegreesPerSecondPerRootHz * bandwidthHz.squareRoot() * .pi / 180
         let n = sigma > 0 ? gaussianVector(.gyro, tick: tick) * sigma : .zero
-        return gyroMatrix * rate + gyroBiasRadiansPerSecond + n
+        return gyroMatrix * rate + gyroBias(atCelsius: temperatureCelsius) + n
     }
 
     /// What the accelerometer measures for specific force `force` (g, chip axes).

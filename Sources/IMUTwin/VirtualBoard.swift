@@ -91,14 +91,14 @@ public final class VirtualBoard: @unchecked Sendable {
     private func chipInputSource(for placement: IMUPlacement) -> ChipInputSource {
         let toChip = placement.mounting.inverse
         let scenario = self.scenario, start = scenarioStart, field = earthField
-        let temperature = errorModel.temperatureCelsius
+        let errorModel = self.errorModel
         return { time in
             let device = scenario.deviceTruth(at: time - start, earthField: field)
             return ChipInput(
                 specificForceG: toChip.apply(device.specificForceG),
                 rotationRateRadiansPerSecond: toChip.apply(device.rotationRateRadiansPerSecond),
                 magneticFieldMicrotesla: toChip.apply(device.magneticFieldMicrotesla),
-                temperatureCelsius: temperature)
+                temperatureCelsius: errorModel.temperatureCelsius(atSeconds: time - start))
         }
     }
 

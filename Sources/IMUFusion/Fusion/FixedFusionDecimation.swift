@@ -4,7 +4,7 @@
 /// the warm-up too, their low-passes then averaging span by span) they run on these sums,
 /// which then start again from zero.
 ///
-/// Sums of ≤ 8 clamped samples (Q40: |rate| ≤ 2^46, |force| ≤ 2^45) stay far inside Int64.
+/// Sums of ≤ 16 clamped samples (Q40: |rate| ≤ 2^46, |force| ≤ 2^45) stay far inside Int64.
 public struct FixedFusionDecimation: Sendable, Equatable {
     /// Samples summed.
     public var count: Int32 = 0
@@ -20,12 +20,12 @@ public struct FixedFusionDecimation: Sendable, Equatable {
 
     @inlinable public init() {}
 
-    /// The mean of a sum over `count` samples, rounded (a shift for the usual count of 8).
+    /// The mean of a sum over `count` samples, rounded (a shift for the usual counts of 16 and 8).
     @inlinable @inline(__always)
     func mean(_ sum: WideVector3) -> WideVector3 {
         let n = Int64(count)
         @inline(__always) func m(_ x: Int64) -> Int64 {
-            n == 8 ? roundingShiftRight(x, by: 3) : n == 1 ? x : (x &+ n / 2) / n
+            n == 16 ? roundingShiftRight(x, by: 4) : n == 8 ? roundingShiftRight(x, by: 3) : n == 1 ? x : (x &+ n / 2) / n
         }
         return WideVector3(x: m(sum.x), y: m(sum.y), z: m(sum.z))
     }

@@ -26,7 +26,8 @@ public struct FixedFusionGains: Sendable, Equatable {
     /// Rest bias: fraction of the gap to the low-passed rate closed per sample.
     public var restBias: Int64 = 0
     /// The rest test, the inclination correction and the in-motion bias estimate run every
-    /// `biasDecimation`-th sample (8 while 8·dt ≤ 0.5 s, else 1); the acceleration and bias
+    /// `biasDecimation`-th sample (16 while 16·dt ≤ 1/16 s, i.e. ≥ 256 Hz; else 8 while
+    /// 8·dt ≤ 0.5 s; else 1); the acceleration and bias
     /// low-pass stages (τ_acc/2 each) with this gain for biasDecimation · dt.
     public var biasDecimation: Int32 = 1
     public var biasStage: Int64 = 1 << 30
@@ -48,9 +49,9 @@ public struct FixedFusionGains: Sendable, Equatable {
         freshDtLow = dt &- dt / 50
         freshDtHigh = dt &+ dt / 50
         restBias = fixedLowPassGain(tau: c.restBiasTau, dt: dt)
-        biasDecimation = 8 &* dt <= 1 << 29 ? 8 : 1
+        biasDecimation = 16 &* dt <= 1 << 26 ? 16 : 8 &* dt <= 1 << 29 ? 8 : 1
         biasStage = fixedLowPassGain(tau: c.accelerometerTau / 2, dt: Int64(biasDecimation) &* dt)
-        magneticMinimumInterval = (Int64(2 &* biasDecimation &- 1) &* dt) &>> 1
+        magneticMinimumInterval = (Int64(2 &* Swift.min(biasDecimation, 8) &- 1) &* dt) &>> 1
         restStageDecimated = fixedLowPassGain(tau: c.restFilterTau / 2, dt: Int64(biasDecimation) &* dt)
     }
 }

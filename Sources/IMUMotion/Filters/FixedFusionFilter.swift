@@ -47,4 +47,22 @@ public struct FixedFusionFilter: FusionFilter {
     public mutating func reset() {
         state.reset(coefficients: coefficients)
     }
+
+    public mutating func adoptGyroOffset(_ offset: Vector3) {
+        state.adoptGyroOffset(Self.wide(offset), coefficients: coefficients)
+    }
+
+    public mutating func shiftGyroOffset(by change: Vector3) {
+        state.shiftGyroOffset(by: Self.wide(change), coefficients: coefficients)
+    }
+
+    /// rad/s as Q40 (the bias's format), rounded; components far beyond any offset are
+    /// clamped to ±1000 rad/s first (the state clamps them to its range anyway).
+    static func wide(_ v: Vector3) -> WideVector3 {
+        func q40(_ x: Double) -> Int64 {
+            guard x.isFinite else { return 0 }
+            return Int64((min(max(x, -1000), 1000) * 1_099_511_627_776).rounded())
+        }
+        return WideVector3(x: q40(v.x), y: q40(v.y), z: q40(v.z))
+    }
 }

@@ -36,4 +36,12 @@ public struct ReferenceFusionFilter: FusionFilter {
     public mutating func reset() {
         state = FusionState(parameters: parameters)
     }
+
+    public mutating func adoptGyroOffset(_ offset: Vector3) {
+        state.adoptGyroOffset(offset, parameters: parameters)
+    }
+
+    public mutating func shiftGyroOffset(by change: Vector3) {
+        state.shiftGyroOffset(by: change, parameters: parameters)
+    }
 }
