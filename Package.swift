@@ -179,7 +179,7 @@ let package = Package(
             name: "IMUEngineTests",
             dependencies: [
                 "IMUEngine", "IMUDevices", "IMUTwin", "IMUBus", "IMUDrivers", "IMUEvents", "IMUFormats", "IMUDaemon",
-                "IMURules", .product(name: "Logging", package: "swift-log"),
+                "IMURules", "IMUCalibration", .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(

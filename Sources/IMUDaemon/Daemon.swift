@@ -44,6 +44,11 @@ public final class Daemon: @unchecked Sendable {
         public var softwareVersion = "unknown"
         /// The options that name this IMU in the commands an uncalibrated notice suggests.
         public var calibrateCommandOptions = ""
+        /// Where the gyro offsets learned at rest are kept across restarts: the service's state
+        /// directory (`StateDirectory=imu`, so `$STATE_DIRECTORY`, /var/lib/imu); nil when run
+        /// by hand (learned afresh each run).
+        public var learnedGyroOffsetsDirectory: String? = ProcessInfo.processInfo.environment["STATE_DIRECTORY"]
+            .flatMap { $0.split(separator: ":").first.map(String.init) }.flatMap { $0.hasPrefix("/") ? $0 : nil }
         /// Where the calibration file is looked for.
         public var calibrationSearchPath = SensorCalibration.standardSearchPath
         /// `--http HOST:PORT`: replaces `[http] listen` of the rules file (the web dashboard).
@@ -115,7 +120,8 @@ public final class Daemon: @unchecked Sendable {
         }
         engine = MotionEngine(device: device, settings: MotionEngine.Settings(
             rateHz: settings.rateHz, duration: settings.duration, calibration: calibration,
-            headingFilterDegrees: Self.headingFilter(rules), lowPower: lowPower))
+            headingFilterDegrees: Self.headingFilter(rules), lowPower: lowPower,
+            learnedGyroOffsetsDirectory: settings.learnedGyroOffsetsDirectory))
         runner.commands.onOutput = { [log] rule, pid, line in
             log.info("command output: \(line)", metadata: ["rule": "\(rule)", "pid": "\(pid)"])
         }

@@ -4,6 +4,8 @@ import IMUFormats
 /// How acquisition is going: what `health` subscribers get when it changes and once a second.
 public struct EngineHealth: Sendable, Equatable {
     public enum State: String, Sendable {
+        /// Not running yet.
+        case starting
         /// Reading at the full rate.
         case measuring
         /// Low power: the chip watches for motion, nothing is read until its INT edge.
@@ -18,7 +20,7 @@ public struct EngineHealth: Sendable, Equatable {
 
     /// On the device's clock (s).
     public var timestamp = 0.0
-    public var state = State.asleep
+    public var state = State.starting
     public var rateHz = 0.0
     /// Samples taken since the engine started.
     public var samples = 0

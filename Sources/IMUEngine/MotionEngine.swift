@@ -1,5 +1,6 @@
 import Foundation
 import IMUBus
+import IMUCalibration
 import IMUDrivers
 import IMUMotion
 import Synchronization
@@ -37,10 +38,14 @@ public final class MotionEngine: @unchecked Sendable {
         /// Between bursts of motion nothing is read: the chip watches in its low-power mode and
         /// the engine waits on its INT line (see `LowPowerAcquisition`).
         public var lowPower: LowPowerAcquisition?
+        /// Where the gyro offsets learned at rest are kept (`<directory>/learned/`): loaded at
+        /// the start, saved once a minute when they changed and at the end. nil: learned afresh
+        /// each run and not kept.
+        public var learnedGyroOffsetsDirectory: String?
 
         public init(
             rateHz: Double, duration: Double? = nil, calibration: SensorCalibration, frame: FrameConversion? = nil,
-            headingFilterDegrees: Double? = nil, lowPower: LowPowerAcquisition? = nil
+            headingFilterDegrees: Double? = nil, lowPower: LowPowerAcquisition? = nil, learnedGyroOffsetsDirectory: String? = nil
         ) {
             self.rateHz = rateHz
             self.duration = duration
@@ -48,7 +53,11 @@ public final class MotionEngine: @unchecked Sendable {
             self.frame = frame
             self.headingFilterDegrees = headingFilterDegrees
             self.lowPower = lowPower
+            self.learnedGyroOffsetsDirectory = learnedGyroOffsetsDirectory
         }
+
+        /// How often learned gyro offsets that changed are saved (s, on the device's clock).
+        public static let learnedOffsetsSaveInterval = 60.0
     }
 
     /// Said as acquisition goes: trouble (outages), recoveries, low-power transitions.
@@ -116,6 +125,9 @@ public final class MotionEngine: @unchecked Sendable {
     private let ended = DispatchSemaphore(value: 0)
     private let started = Atomic<Bool>(false)
     private var pipeline: MotionPipeline
+    /// Said at the start of `run` (found before `onNotice` was set).
+    private var pendingNotice: Notice?
+    private var learnedOffsetsSavedAt = -Double.infinity
     /// `configure()` was called and `run` has not started: its first configuration is done.
     private var preconfigured = false
 
@@ -127,6 +139,16 @@ public final class MotionEngine: @unchecked Sendable {
             calibration: settings.calibration, magnetometer: device.driver.capabilities.magnetometer,
             frame: settings.frame, headingFilterDegrees: settings.headingFilterDegrees)
         referenceFrame = pipeline.referenceFrame
+        if let directory = settings.learnedGyroOffsetsDirectory {
+            do {
+                let learned = try LearnedGyroOffsetsStore.load(device.chipIdentity, from: directory)
+                pipeline.gyroOffsetLearning = GyroOffsetLearning(offsets: learned ?? LearnedGyroOffsets())
+            } catch {
+                // Told when the engine runs (onNotice is set by then); learning starts afresh.
+                pendingNotice = .trouble("the learned gyro offsets are unusable, learning afresh: \(error)")
+                pipeline.gyroOffsetLearning = GyroOffsetLearning()
+            }
+        }
         subscribers.withLock {
             $0.health.rateHz = settings.rateHz
             $0.health.calibration = settings.calibration.summary
@@ -247,6 +269,12 @@ public final class MotionEngine: @unchecked Sendable {
     public func run() throws(IMUDriverError) {
         started.store(true, ordering: .releasing)
         defer { finish() }
+        if let notice = pendingNotice { onNotice(notice) }
+        let callerHousekeeping = housekeeping
+        let housekeeping = { [self] in
+            saveLearnedOffsets(ifDueAt: device.clock.now)
+            callerHousekeeping()
+        }
         let clock = device.clock
         let start = clock.now
         func remaining() -> Double? { settings.duration.map { $0 - (clock.now - start) } }
@@ -380,7 +408,25 @@ public final class MotionEngine: @unchecked Sendable {
         for change in changes { change(&pipeline) }
     }
 
+    /// Saves the learned gyro offsets when they changed and a minute has passed (`at` nil: now,
+    /// whatever the time). A failure is told as trouble; learning goes on.
+    private func saveLearnedOffsets(ifDueAt now: Double?) {
+        guard let directory = settings.learnedGyroOffsetsDirectory, let learning = pipeline.gyroOffsetLearning,
+              learning.needsSaving else { return }
+        if let now {
+            guard now - learnedOffsetsSavedAt >= Settings.learnedOffsetsSaveInterval else { return }
+            learnedOffsetsSavedAt = now
+        }
+        do {
+            _ = try LearnedGyroOffsetsStore.save(learning.offsets, for: device.chipIdentity, in: directory)
+            pipeline.gyroOffsetLearning?.markSaved()
+        } catch {
+            onNotice(.trouble("cannot save the learned gyro offsets: \(error)"))
+        }
+    }
+
     private func finish() {
+        saveLearnedOffsets(ifDueAt: nil)
         try? device.driver.sleep()
         updateHealth { $0.state = .stopped }
         let queues = subscribers.withLock { state -> [MotionSubscription] in

@@ -59,6 +59,13 @@ public struct MotionPipeline {
         self.calibration = calibration
     }
 
+    /// What rests teach about the gyro's offset (per temperature), starting from `learning`'s;
+    /// nil: nothing learned.
+    public var gyroOffsetLearning: GyroOffsetLearning? {
+        get { fusion.gyroOffsetLearning }
+        set { fusion.gyroOffsetLearning = newValue }
+    }
+
     /// Heading changes at least this big are events; nil: none.
     public mutating func setHeadingFilter(degrees: Double?) {
         detector.headingFilter = degrees.map(HeadingFilter.init(minimumChangeDegrees:))
@@ -68,6 +75,8 @@ public struct MotionPipeline {
     /// (attitude, gyro bias; a warm-up again would miss the shake that woke it), and the gap is
     /// not integrated as if it were one long sample.
     public mutating func resumeAfterGap() {
+        let learning = fusion.gyroOffsetLearning
         fusion = DeviceMotionPipeline(filter: fusion.filter, frame: conversion)
+        fusion.gyroOffsetLearning = learning
     }
 }

@@ -28,7 +28,7 @@ import Testing
         }
     }
 
-    @Test(arguments: [ChipModel.mpu6050, .lsm9ds1])
+    @Test(arguments: [ChipModel.mpu6050, .mpu9250, .lsm9ds1])
     func aQueuedSubscriberSeesWhatAnObserverSees(_ chip: ChipModel) throws {
         let (engine, _) = try engine(chip, scenario: MotionScenarios.named("shake")!, duration: 20)
         var observed: [String] = []
@@ -96,7 +96,7 @@ import Testing
         #expect(events.contains("orientation") && slapCount > 0, "\(events)")
     }
 
-    @Test(arguments: [ChipModel.mpu6050, .lsm9ds1])
+    @Test(arguments: [ChipModel.mpu6050, .mpu9250, .lsm9ds1])
     func theChipSleepsWithoutDemandAndWakesAtTheNextSubscription(_ chip: ChipModel) throws {
         let (engine, board) = try engine(chip)
         let health = engine.subscribe([.health], capacity: 10_000)
