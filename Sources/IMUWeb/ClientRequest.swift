@@ -1,6 +1,9 @@
 import Foundation
 
-/// What a WebSocket client may ask, one JSON object per message (the local socket's requests):
+/// What a WebSocket client may ask, one JSON object per message: the local socket's requests
+/// (`{"op":"subscribe","stream":"motion","rate_hz":50}`, `{"op":"subscribe","stream":"events",
+/// "types":["shake"]}`, `{"op":"unsubscribe","stream":"motion"}`, `{"op":"unsubscribe"}`; see
+/// Docs/protocol.md), or several streams at once:
 /// `{"subscribe": ["motion", "events"], "rate_hz": 50, "events": ["shake", "slap"]}` and
 /// `{"unsubscribe": ["motion"]}`. Anything else is answered with `{"error": …}` and the
 /// connection stays.
@@ -20,6 +23,7 @@ public struct ClientRequest: Equatable, Sendable {
         guard let keys = try? JSONDecoder().decode([String: Anything].self, from: data) else {
             return .failure(.init("not a JSON object"))
         }
+        if keys["op"] != nil { return parseOperation(data, keys: Set(keys.keys)) }
         let isSubscribe = keys["subscribe"] != nil
         guard isSubscribe != (keys["unsubscribe"] != nil) else {
             return .failure(.init("expected one of \"subscribe\" or \"unsubscribe\""))
@@ -59,6 +63,47 @@ public struct ClientRequest: Equatable, Sendable {
             return .failure(.init("unknown event type \"\(unknown)\" (expected \(eventTypes.sorted().joined(separator: ", ")))"))
         }
         return .success(.init(action: .subscribe(streams, motionRateHz: fields.rate_hz, eventTypes: fields.events.map(Set.init))))
+    }
+
+    /// The local socket's form: one stream per request.
+    private static func parseOperation(_ data: Data, keys: Set<String>) -> Result<ClientRequest, RequestProblem> {
+        guard let fields = try? JSONDecoder().decode(Operation.self, from: data) else {
+            return .failure(.init("\"op\" must be \"subscribe\" or \"unsubscribe\", \"stream\" a stream name, \"rate_hz\" and \"interval_ms\" numbers, \"types\" a list of event types"))
+        }
+        let known: Set<String> = fields.op == "subscribe" ? ["op", "stream", "rate_hz", "interval_ms", "types", "id"] : ["op", "stream", "id"]
+        guard fields.op == "subscribe" || fields.op == "unsubscribe" else {
+            return .failure(.init("op \"\(fields.op)\" is not served here (expected subscribe or unsubscribe)"))
+        }
+        if let extra = keys.sorted().first(where: { !known.contains($0) }) {
+            return .failure(.init("unknown key \"\(extra)\" (expected \(known.sorted().joined(separator: ", ")))"))
+        }
+        let streamList = WebStream.allCases.map(\.rawValue).joined(separator: ", ")
+        var streams = Set(WebStream.allCases)
+        if let name = fields.stream {
+            guard let stream = WebStream(rawValue: name) else {
+                return .failure(.init("unknown stream \"\(name)\" (expected \(streamList))"))
+            }
+            streams = [stream]
+        } else if fields.op == "subscribe" {
+            return .failure(.init("\"stream\" is needed: one of \(streamList)"))
+        }
+        guard fields.op == "subscribe" else { return .success(.init(action: .unsubscribe(streams))) }
+        let rate = fields.rate_hz ?? fields.interval_ms.map { 1000 / $0 }
+        if let rate, !(rate.isFinite && rate > 0 && rate <= 1000) {
+            return .failure(.init("\"rate_hz\" must be a number of motion lines a second, more than 0 and at most 1000"))
+        }
+        if let unknown = fields.types?.first(where: { !eventTypes.contains($0) }) {
+            return .failure(.init("unknown event type \"\(unknown)\" (expected \(eventTypes.sorted().joined(separator: ", ")))"))
+        }
+        return .success(.init(action: .subscribe(streams, motionRateHz: rate, eventTypes: fields.types.map(Set.init))))
+    }
+
+    private struct Operation: Decodable {
+        var op: String
+        var stream: String?
+        var rate_hz: Double?
+        var interval_ms: Double?
+        var types: [String]?
     }
 
     private struct Fields: Decodable {

@@ -43,7 +43,7 @@ final class WebClients: @unchecked Sendable {
 
 /// One WebSocket client: its subscription to the engine (pumped by its own thread, since a
 /// subscription blocks), the daemon's streams it asked for, and the lines waiting to be written.
-/// A client that does not read loses lines (counted, told as `{"lost":N}` before the next line
+/// A client that does not read loses lines (counted, told as `{"type":"lost","count":N}` before the next line, as on the local socket
 /// it gets); it never slows the engine or the other clients.
 final class WebClient: @unchecked Sendable {
     static let queueLimit = 256
@@ -74,7 +74,7 @@ final class WebClient: @unchecked Sendable {
             defer { lost = 0 }
             return lost
         }
-        if pending > 0 { enqueue("{\"lost\":\(pending)}") }
+        if pending > 0 { enqueue("{\"type\":\"lost\",\"count\":\(pending)}") }
         enqueue(line)
     }
 

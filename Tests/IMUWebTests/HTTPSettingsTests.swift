@@ -65,6 +65,27 @@ import Testing
             == .subscribe([.rules, .calibration, .health], motionRateHz: nil, eventTypes: nil))
     }
 
+    /// The local socket's requests (Docs/protocol.md) mean the same on the WebSocket.
+    @Test func theLocalSocketsRequestsAreAccepted() throws {
+        #expect(try ClientRequest.parse(#"{"op":"subscribe","stream":"motion","rate_hz":50}"#).get().action
+            == .subscribe([.motion], motionRateHz: 50, eventTypes: nil))
+        #expect(try ClientRequest.parse(#"{"op":"subscribe","stream":"motion","interval_ms":100}"#).get().action
+            == .subscribe([.motion], motionRateHz: 10, eventTypes: nil))
+        #expect(try ClientRequest.parse(#"{"op":"subscribe","stream":"events","types":["slap"],"id":7}"#).get().action
+            == .subscribe([.events], motionRateHz: nil, eventTypes: ["slap"]))
+        #expect(try ClientRequest.parse(#"{"op":"unsubscribe","stream":"events"}"#).get().action == .unsubscribe([.events]))
+        #expect(try ClientRequest.parse(#"{"op":"unsubscribe"}"#).get().action == .unsubscribe(Set(WebStream.allCases)))
+        func message(_ text: String) -> String {
+            if case .failure(let problem) = ClientRequest.parse(text) { return problem.message }
+            return "accepted"
+        }
+        #expect(message(#"{"op":"subscribe"}"#).hasPrefix("\"stream\" is needed"))
+        #expect(message(#"{"op":"subscribe","stream":"gps"}"#).hasPrefix("unknown stream \"gps\""))
+        #expect(message(#"{"op":"subscribe","stream":"events","types":["wave"]}"#).hasPrefix("unknown event type \"wave\""))
+        #expect(message(#"{"op":"ping"}"#).hasPrefix("op \"ping\" is not served here"))
+        #expect(message(#"{"op":"subscribe","stream":"motion","rate_hz":0}"#).hasPrefix("\"rate_hz\" must be"))
+    }
+
     @Test func badRequestsSayWhatWasExpected() {
         func message(_ text: String) -> String {
             if case .failure(let problem) = ClientRequest.parse(text) { return problem.message }

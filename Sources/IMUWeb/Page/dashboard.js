@@ -53,7 +53,7 @@
   // Lines are told apart by their keys, as a client of `--format jsonl` would: motion lines have
   // quat_w, events and the daemon's own lines a "type".
   function receive(line, arrival) {
-    if (typeof line.lost === 'number') state.lost += line.lost;
+    if (line.type === 'lost' && typeof line.count === 'number') { state.lost += line.count; return; }
     if ('quat_w' in line) return addMotion(line, arrival);
     switch (line.type) {
       case 'hello': return hello(line);
