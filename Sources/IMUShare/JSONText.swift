@@ -1,3 +1,5 @@
+import IMUConfigFile
+
 /// A small, bounded JSON reader for request lines (RFC 8259), and the escaping the server's own
 /// lines need. Ours rather than Foundation's: every error names the byte where the text went
 /// wrong and what was expected, numbers and booleans stay apart (NSNumber merges them), and the
@@ -72,26 +74,7 @@ public enum JSONText {
     }
 
     /// `s` as a JSON string literal: quotes, backslashes and control characters escaped.
-    public static func quoted(_ s: String) -> String {
-        var out = "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F || scalar.value == 0x2028 || scalar.value == 0x2029 {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
-    }
+    public static func quoted(_ s: String) -> String { QuotedString.json(s) }
 
     /// A finite number as JSON: whole numbers without a fraction, others with Swift's shortest
     /// round-tripping digits; NaN and infinities (not JSON) as null.

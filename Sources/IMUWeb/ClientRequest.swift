@@ -1,4 +1,5 @@
 import Foundation
+import IMUConfigFile
 
 /// What a WebSocket client may ask, one JSON object per message: the local socket's requests
 /// (`{"op":"subscribe","stream":"motion","rate_hz":50}`, `{"op":"subscribe","stream":"events",
@@ -131,25 +132,7 @@ public enum WebStream: String, CaseIterable, Sendable {
 
 /// JSON text helpers (the lines are built by hand, like the rest of the project's JSON lines).
 enum JSONText {
-    static func string(_ s: String) -> String {
-        var out = "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 {
-                    out += String(format: "\\u%04x", scalar.value)
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
-    }
+    static func string(_ s: String) -> String { QuotedString.json(s) }
 
     static func number(_ value: Double, _ places: Int) -> String {
         guard value.isFinite else { return "null" }
