@@ -48,6 +48,8 @@ public final class Dashboard: @unchecked Sendable {
     let calibration: CalibrationRunner
 
     private let lock = NSLock()
+    /// The server's tasks run here, off the cooperative pool (see `ServerExecutor`).
+    private let serverExecutor = ServerExecutor()
     private var serverTask: Task<Void, any Error>?
     private var eventLoops: MultiThreadedEventLoopGroup?
     private var gpioLines: [GPIOLevel] = []
@@ -96,7 +98,7 @@ public final class Dashboard: @unchecked Sendable {
             },
             eventLoopGroupProvider: .shared(group),
             logger: Logger(label: "imu.http", factory: { _ in SwiftLogNoOpLogHandler() }))
-        let task = Task {
+        let task = Task(executorPreference: serverExecutor) {
             do {
                 try await app.run()
             } catch {
