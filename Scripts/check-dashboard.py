@@ -118,15 +118,18 @@ class MotionRecorder:
         self.ws.send(json.dumps({"subscribe": ["motion"], "rate_hz": 50}))
         self.lines = []
 
-    def drain(self):
-        self.ws.settimeout(0.05)
-        try:
-            while True:
+    def drain(self, through_t, seconds=10):
+        """Reads lines until one at or past engine time `through_t` (the lines keep coming at
+        50 Hz, so "until quiet" never ends), or until `seconds` pass."""
+        deadline = time.monotonic() + seconds
+        self.ws.settimeout(0.5)
+        while time.monotonic() < deadline and not (self.lines and self.lines[-1][0] >= through_t):
+            try:
                 line = json.loads(self.ws.recv())
-                if "quat_w" in line:
-                    self.lines.append((line["t"], [line["quat_w"], line["quat_x"], line["quat_y"], line["quat_z"]]))
-        except (websocket.WebSocketTimeoutException, TimeoutError):
-            pass
+            except (websocket.WebSocketTimeoutException, TimeoutError):
+                continue
+            if "quat_w" in line:
+                self.lines.append((line["t"], [line["quat_w"], line["quat_x"], line["quat_y"], line["quat_z"]]))
 
     def attitude_at(self, t):
         """The line quaternion interpolated (slerp) at engine time t; None outside the record."""
@@ -290,12 +293,12 @@ def follow_attitude(daemon, page, figures):
             "return {t: s.t, transform: getComputedStyle(document.getElementById('board')).transform}; })()")
         readings.append(shown)
         samples += 1
+        recorder.drain(through_t=shown["t"], seconds=0.5)  # keeps up, so the daemon drops none of its lines
         if time.monotonic() - start > 30:
             break
     frames = page.evaluate("window.imuDashboard.frames") - frames0
     elapsed = time.monotonic() - start
-    time.sleep(0.2)  # the recorder's lines beyond the last frame read
-    recorder.drain()
+    recorder.drain(through_t=max(shown["t"] for shown in readings))
     for shown in readings:
         truth = recorder.attitude_at(shown["t"])
         if truth is None:
