@@ -366,7 +366,7 @@ def calibrate_magnetometer(daemon, page, calibration_dir, figures):
     figures["calibration_status_after"] = status["calibration"]
 
 
-def ten_browsers(daemon, browser, figures):
+def ten_browsers(daemon, browser, page, figures):
     rss0, cpu0, t0 = daemon.rss_kb(), daemon.cpu_seconds(), time.monotonic()
     time.sleep(3)  # the baseline: one page
     cpu_one = (daemon.cpu_seconds() - cpu0) / (time.monotonic() - t0)
@@ -374,17 +374,22 @@ def ten_browsers(daemon, browser, figures):
     pages = [browser.open_page(daemon.base + "/") for _ in range(9)]
     for p in pages:
         p.wait_for("window.imuDashboard.motionLines > 50", 30)
+    every = [page] + pages
+    lines0 = [p.evaluate("window.imuDashboard.motionLines") for p in every]
     cpu1, t1 = daemon.cpu_seconds(), time.monotonic()
     time.sleep(5)
     cpu_ten = (daemon.cpu_seconds() - cpu1) / (time.monotonic() - t1)
-    fps = [p.evaluate("window.imuDashboard.fps") for p in pages]
+    # Each page's motion lines per second (headless Chromium draws frames for the front page only,
+    # so the hidden pages' frame rates say nothing; what they receive does).
+    rates = [(p.evaluate("window.imuDashboard.motionLines") - n) / (time.monotonic() - t1) for p, n in zip(every, lines0)]
     lost1 = (daemon.status().get("health") or {}).get("lost_samples", 0)
     figures["one_page_cpu_percent"] = round(cpu_one * 100, 1)
     figures["ten_pages_cpu_percent"] = round(cpu_ten * 100, 1)
     figures["rss_kb_one_page"] = rss0
     figures["rss_kb_ten_pages"] = daemon.rss_kb()
-    figures["ten_pages_min_fps"] = round(min(fps), 1)
+    figures["ten_pages_min_motion_lines_per_s"] = round(min(rates), 1)
     figures["samples_lost_during_ten"] = lost1 - lost0
+    check(min(rates) >= 40, f"each of the ten pages receives the 50 Hz motion stream (slowest {min(rates):.1f} lines/s)")
     check(lost1 == lost0, f"acquisition unaffected by ten pages (samples lost {lost1 - lost0})")
     for p in pages:
         p.close()
@@ -406,7 +411,10 @@ def main():
         f.write('[http]\nlisten = "127.0.0.1:1"\nallow-control = true\n\n'
                 '[[rule]]\nname = "relay on turn"\non = "orientation"\n  [[rule.action]]\n  gpio-pin = 11\n  set = "toggle"\n')
     calibration_dir = os.path.join(work, "calibration")
-    env = dict(os.environ, IMU_CALIBRATION_DIR=calibration_dir, XDG_STATE_HOME=os.path.join(work, "state"))
+    runtime = os.path.join(work, "run")  # the daemon's socket: its own, not /run/imu's
+    os.makedirs(runtime, mode=0o700)
+    env = dict(os.environ, IMU_CALIBRATION_DIR=calibration_dir, XDG_STATE_HOME=os.path.join(work, "state"),
+               XDG_RUNTIME_DIR=runtime)
     figures = {}
     daemon = Daemon(args.imu, rules, free_port(), 600, "tumble", args.board, env)
     browser = Chromium(os.path.join(work, "chromium"))
@@ -416,7 +424,7 @@ def main():
         events_shown(daemon, page, figures)
         screenshots(daemon, browser, args.out, figures)
         if args.ten:
-            ten_browsers(daemon, browser, figures)
+            ten_browsers(daemon, browser, page, figures)
         calibrate_magnetometer(daemon, page, calibration_dir, figures)
     finally:
         browser.close()
