@@ -27,6 +27,8 @@ final class FakeI2CDev: I2CDevInterface {
     var failures: [Step: Int32] = [:]
     /// What an empty address answers: ENXIO on most adapters, ENODEV on i2c-stub.
     var absentErrno: Int32 = ENXIO
+    /// Addresses a kernel driver is bound to: `I2C_SLAVE` says EBUSY there.
+    var claimed: Set<UInt8> = []
     private(set) var calls: [Call] = []
     private var target: UInt8?
     private var pointer: [UInt8: Int] = [:]
@@ -78,6 +80,7 @@ final class FakeI2CDev: I2CDevInterface {
 
     func setTarget(_ descriptor: Int32, _ address: UInt8) throws(LinuxErrno) {
         calls.append(.setTarget(address))
+        if claimed.contains(address) { throw LinuxErrno(EBUSY) }
         try fail(.setTarget)
         target = address
     }
