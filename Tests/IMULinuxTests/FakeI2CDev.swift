@@ -158,3 +158,15 @@ final class FakeI2CDev: I2CDevInterface {
 func countingRegisters() -> [UInt8] {
     (0...255).map { UInt8($0) }
 }
+
+extension FakeI2CDev {
+    /// A full I²C adapter (bus 1) with a counting chip at 0x68 that the kernel driver `driver`
+    /// holds: `I2C_SLAVE` says EBUSY there, and `sysfs` links the device to its driver.
+    static func heldByKernelDriver(_ driver: String, sysfs: TemporaryDirectory) -> FakeI2CDev {
+        sysfs.symlink("bus/i2c/devices/1-0068/driver", to: "../../../../bus/i2c/drivers/\(driver)")
+        let fake = FakeI2CDev(functions: fullI2C)
+        fake.devices[0x68] = countingRegisters()
+        fake.claimed = [0x68]
+        return fake
+    }
+}

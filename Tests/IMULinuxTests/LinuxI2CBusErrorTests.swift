@@ -108,10 +108,7 @@ import Testing
     /// driver, how to unbind it, and the kernel's own device as the other way.
     @Test func aClaimedAddressNamesTheDriverAndHowToUnbindIt() throws {
         let sysfs = TemporaryDirectory()
-        sysfs.symlink("bus/i2c/devices/1-0068/driver", to: "../../../../bus/i2c/drivers/inv-mpu6050-i2c")
-        let fake = FakeI2CDev(functions: FakeI2CDev.fullI2C)
-        fake.devices[0x68] = countingRegisters()
-        fake.failures[.setTarget] = EBUSY
+        let fake = FakeI2CDev.heldByKernelDriver("inv-mpu6050-i2c", sysfs: sysfs)
         let error = try #require(try readWhoAmI(fake, sysfsRoot: sysfs.path))
         #expect(error.kind == .other)
         for phrase in ["/dev/i2c-1", "0x68", "EBUSY", "claimed", "inv-mpu6050-i2c", "unbind", "echo 1-0068",

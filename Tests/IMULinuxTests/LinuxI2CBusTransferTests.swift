@@ -107,10 +107,7 @@ import Testing
     /// the driver.
     @Test func anAddressAKernelDriverHoldsIsClaimedNotAbsent() throws {
         let sysfs = TemporaryDirectory()
-        sysfs.symlink("bus/i2c/devices/1-0068/driver", to: "../../../../bus/i2c/drivers/rtc-ds1307")
-        let fake = FakeI2CDev(functions: FakeI2CDev.fullI2C)
-        fake.devices[0x68] = countingRegisters()
-        fake.failures[.setTarget] = EBUSY
+        let fake = FakeI2CDev.heldByKernelDriver("rtc-ds1307", sysfs: sysfs)
         let bus = try LinuxI2CBus(path: "/dev/i2c-1", dev: fake, sysfsRoot: sysfs.path)
         #expect(try bus.status(of: 0x68) == .claimed(driver: "rtc-ds1307"))
         #expect(try bus.isPresent(0x68))
