@@ -186,7 +186,8 @@ let package = Package(
             name: "IMUGeometryTests",
             dependencies: ["IMUGeometry", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
-        .testTarget(name: "IMULinuxTests", dependencies: ["IMULinux", "IMUBus"]),
+        // IMUDevices: the user's advice for a bus that will not open is said there.
+        .testTarget(name: "IMULinuxTests", dependencies: ["IMULinux", "IMUBus", "IMUDevices"]),
         .testTarget(name: "IMUDriversTests", dependencies: ["IMUDrivers", "IMUTwin", "IMUBus"]),
         .testTarget(name: "IMUBoardsTests", dependencies: ["IMUBoards", "IMUConfigFile"]),
         .testTarget(name: "IMUConfigFileTests", dependencies: ["IMUConfigFile"]),

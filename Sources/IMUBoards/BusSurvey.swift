@@ -4,7 +4,7 @@ import IMUDrivers
 /// An address a kernel driver owns (i2cdetect's `UU`).
 public struct ClaimedAddress: Sendable, Equatable {
     public var address: UInt8
-    /// The bus error's words: which driver, and how to unbind it.
+    /// The bus's words: which driver, and how to unbind it.
     public var message: String
 }
 
@@ -39,21 +39,23 @@ public struct BusSurvey: Sendable, Equatable {
     public var chips: [FoundChip]
     /// Recognised parts without a driver here (an MPU-9250, an LSM6DSL, …).
     public var unsupported: [PartIdentity]
-    /// Addresses a kernel driver has claimed, with what the bus said about it (the driver's name
-    /// and how to unbind it).
+    /// Addresses an IMU may use that another driver has claimed (a kernel driver, on Linux), with
+    /// what the bus said about it (the driver's name and how to unbind it).
     public var claimed: [ClaimedAddress]
 
     /// Scans `bus` like `i2cdetect` and reads the identity register of every address an IMU
-    /// may use.
+    /// may use, except those another driver owns (on a bus that can say so,
+    /// `ClaimedAddressReporting`): those are listed as claimed, with the bus's words.
     public static func survey(_ bus: any I2CBus, adapter: String? = nil) throws(I2CError) -> BusSurvey {
         let addresses = try bus.scan()
+        let owners = bus as? any ClaimedAddressReporting
         var parts: [PartIdentity] = []
         var claimed: [ClaimedAddress] = []
-        for address in addresses {
-            do {
-                if let part = try KnownParts.identify(on: bus, at: address) { parts.append(part) }
-            } catch where error.kind == .busy {
-                claimed.append(ClaimedAddress(address: address, message: error.description))
+        for address in addresses where KnownParts.isIMUAddress(address) {
+            if let claim = owners?.claim(of: address) {
+                claimed.append(ClaimedAddress(address: address, message: claim))
+            } else if let part = try KnownParts.identify(on: bus, at: address) {
+                parts.append(part)
             }
         }
         return BusSurvey(

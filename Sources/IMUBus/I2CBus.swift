@@ -46,7 +46,8 @@ public protocol I2CBus: AnyObject {
 
     /// Whether a device acknowledges `address`, checked the way `i2cdetect` does: a one-byte
     /// read for addresses where a write could harm (EEPROMs at 0x30–0x37 and 0x50–0x5F), a quick
-    /// write elsewhere when the adapter can. Errors other than "no acknowledge" are thrown.
+    /// write elsewhere when the adapter can. Errors other than "no acknowledge" are thrown. An
+    /// address another driver owns (i2cdetect's `UU`) is present.
     func isPresent(_ address: UInt8) throws(I2CError) -> Bool
 
     /// Reads one register: write the register address, repeated start, read one byte.
@@ -107,7 +108,7 @@ extension I2CBus {
             break
         }
         // A literal: formatting the count would link the string machinery into the firmware.
-        throw I2CError(.unsupported, bus: name, address: address, detail: "only a write, a read, or a write then a read")
+        throw I2CError(.other, bus: name, address: address, detail: "this bus cannot do that transaction: only a write, a read, or a write then a read")
     }
 }
 
@@ -142,16 +143,13 @@ extension I2CBus {
     }
 
     /// Addresses in `range` where a device is, like `i2cdetect -y N` (0x08–0x77 by default,
-    /// skipping the reserved addresses). An address a kernel driver has claimed (i2cdetect's
-    /// `UU`) is listed too: there is a device, even if we may not talk to it.
+    /// skipping the reserved addresses). An address another driver owns (i2cdetect's `UU`) is
+    /// listed too, as `isPresent` says: there is a device, even if we may not talk to it
+    /// (`ClaimedAddressReporting` tells which).
     public func scan(_ range: ClosedRange<UInt8> = 0x08...0x77) throws(I2CError) -> [UInt8] {
         var found: [UInt8] = []
         for address in range {
-            do {
-                if try isPresent(address) { found.append(address) }
-            } catch where error.kind == .busy {
-                found.append(address)
-            }
+            if try isPresent(address) { found.append(address) }
         }
         return found
     }

@@ -1,25 +1,25 @@
-/// Why an I²C transfer failed, in the short list embedded-hal uses, plus the situations a
-/// Linux user meets before the first transfer (no bus, no permission, a kernel driver owns
-/// the address).
+/// Why an I²C transfer failed, in embedded-hal's kinds (`embedded_hal::i2c::ErrorKind`): what
+/// happened on the wire, the same words on Linux, the twin and a microcontroller. Opening a bus,
+/// its permissions and a kernel driver owning an address are the platform's own errors
+/// (`I2COpenError` and `LinuxI2CBus.status(of:)` in IMULinux), with the advice to the user
+/// where those errors are shown.
 public struct I2CError: Error, Sendable, Equatable, CustomStringConvertible {
     public enum Kind: String, Sendable, Equatable, CaseIterable {
-        /// Nothing acknowledged the address (no chip there, or it is unplugged).
+        /// Nothing acknowledged the address or a data byte (no chip there, or it is unplugged).
         case noAcknowledge
-        /// The transfer started but failed on the wire (EIO, EREMOTEIO after the address, …).
-        case io
-        /// The adapter gave up waiting (a device holding SDA or SCL low, a stuck bus).
+        /// The transfer started but the wire misbehaved: a START or STOP out of place, a
+        /// garbled byte, a failed checksum (EIO, EPROTO, EBADMSG on Linux).
+        case bus
+        /// Another master won the bus (a multi-master bus; EAGAIN on Linux).
+        case arbitrationLoss
+        /// The controller's receive buffer overran before the bytes were taken (a
+        /// microcontroller's peripheral; Linux does not report it).
+        case overrun
+        /// The controller gave up waiting: a device holding SDA or SCL low, a stuck bus.
         case timeout
-        /// A kernel driver has claimed the address (`EBUSY` from `I2C_SLAVE`).
-        case busy
-        /// The bus device exists but this user may not open it.
-        case permissionDenied
-        /// There is no such bus.
-        case notFound
-        /// The adapter cannot do what was asked (missing `I2C_FUNCS` capability).
-        case unsupported
-        /// The adapter itself went away (a USB adapter unplugged, its driver unloaded); the bus
-        /// is reopened when it comes back (`ReopeningI2CBus`).
-        case adapterRemoved
+        /// Anything else: the bus refused the transfer (a shape the adapter cannot do, an
+        /// address another driver owns, the adapter gone); `detail` says what.
+        case other
     }
 
     public var kind: Kind
@@ -27,8 +27,8 @@ public struct I2CError: Error, Sendable, Equatable, CustomStringConvertible {
     public var bus: String
     /// The 7-bit address the transfer was for, when there was one.
     public var address: UInt8?
-    /// Extra facts for the message: the errno text, the driver that owns an address, the
-    /// capability that is missing.
+    /// Extra facts for the message: the platform's code and words (`ENXIO: No such device or
+    /// address`), what the adapter cannot do, who owns the address.
     public var detail: String?
 
     public init(_ kind: Kind, bus: String, address: UInt8? = nil, detail: String? = nil) {
@@ -38,29 +38,25 @@ public struct I2CError: Error, Sendable, Equatable, CustomStringConvertible {
         self.detail = detail
     }
 
-    /// A sentence a user can act on: what happened, where, and what to do about it.
+    /// What happened on the wire, where, and what on the wire usually causes it. No platform's
+    /// commands: those belong to whoever opened the bus.
     public var description: String {
         let at = address.map { " at \(hex($0))" } ?? ""
         let extra = detail.map { " (\($0))" } ?? ""
         switch kind {
         case .noAcknowledge:
-            return "no device answered\(at) on \(bus)\(extra): check the wiring, that the hat is seated, and the address (AD0/SDO pins)"
-        case .io:
-            return "I/O error talking to the device\(at) on \(bus)\(extra): check the wiring and the pull-ups"
+            return "no device answered\(at) on \(bus)\(extra): nothing acknowledged; check the wiring, that the hat is seated, and the address (AD0/SDO pins)"
+        case .bus:
+            return "I/O error talking to the device\(at) on \(bus)\(extra): a bus error on the wire; check the wiring and the pull-ups"
+        case .arbitrationLoss:
+            return "lost arbitration\(at) on \(bus)\(extra): another master drove the bus at the same time"
+        case .overrun:
+            return "the controller of \(bus) overran its receive buffer\(at)\(extra): bytes arrived faster than they were taken"
         case .timeout:
-            return "the bus \(bus) timed out\(at)\(extra): a device may be holding the bus low; power-cycle the board or reseat the hat"
-        case .busy:
-            // The Linux bus names the driver and the unbind command in `detail` when it can.
-            let unbind = detail == nil ? ": unbind it (/sys/bus/i2c/devices/<bus>-00<addr>/driver/unbind)" : ""
-            return "the address\(at) on \(bus) is claimed by a kernel driver\(extra)\(unbind); or use the kernel's IIO device (/sys/bus/iio/devices) instead"
-        case .permissionDenied:
-            return "permission denied opening \(bus)\(extra): add yourself to the i2c group (sudo usermod -aG i2c $USER), then log out and in again"
-        case .notFound:
-            return "there is no I²C bus \(bus)\(extra): enable I²C (sudo raspi-config nonint do_i2c 0, or dtparam=i2c_arm=on in /boot/firmware/config.txt) and reboot; or try --sim to use the simulated IMU"
-        case .unsupported:
-            return "the adapter \(bus) cannot do this transfer\(at)\(extra)"
-        case .adapterRemoved:
-            return "the I²C adapter \(bus) was removed\(extra): plug it back in; it is reopened when it comes back, found by its name"
+            return "the bus \(bus) timed out\(at)\(extra): a device may be holding SDA or SCL low; power-cycle the board or reseat the hat"
+        case .other:
+            // The detail is the whole story here (what the bus refused, and why).
+            return "the transfer\(at) on \(bus) failed: " + (detail ?? "no reason given")
         }
     }
 }

@@ -11,16 +11,46 @@ public protocol I2CAdapterLocator: AnyObject {
     /// Whether `bus` (opened by this locator) still talks to a present adapter. Called only
     /// after a transfer has failed, so it may look at the file system.
     func isStillAttached(_ bus: any I2CBus) -> Bool
-    /// Opens the adapter again wherever it is now; `.notFound` while it is away.
-    func reopen() throws(I2CError) -> any I2CBus
+    /// Opens the adapter again wherever it is now; nil while it is away (or cannot be opened
+    /// yet): the next transfer tries again.
+    func reopen() -> (any I2CBus)?
+}
+
+/// The adapter under a `ReopeningI2CBus` went away (a USB adapter unplugged, its driver
+/// unloaded). Not a wire fault but the adapter's: told once through the bus's `note`, held in
+/// its `removal` until the adapter is back, and thrown through the bus protocol as `busError`.
+public struct I2CAdapterRemoved: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The adapter in words (`/dev/i2c-1 (i2c-tiny-usb at bus 001 device 007)`).
+    public var adapter: String
+    /// The failed transfer that showed the removal (the dead descriptor's ENODEV).
+    public var wireError: I2CError
+
+    public init(adapter: String, wireError: I2CError) {
+        self.adapter = adapter
+        self.wireError = wireError
+    }
+
+    private var cause: String { wireError.detail.map { " (\($0))" } ?? "" }
+    private static let recovery = "plug it back in; it is reopened when it comes back, found by its name"
+
+    public var description: String {
+        "the I²C adapter \(adapter) was removed\(cause): \(Self.recovery)"
+    }
+
+    /// What a transfer on the bus throws while the adapter is away: embedded-hal's `Other`
+    /// ("the original error may contain more information"), its detail this removal.
+    public var busError: I2CError {
+        I2CError(.other, bus: adapter, address: wireError.address, detail: "the adapter was removed\(cause); \(Self.recovery)")
+    }
 }
 
 /// A bus that survives its adapter going away. A descriptor on a removed adapter fails every
 /// transfer for good, even once the adapter is back, and while it is open the kernel cannot
 /// finish removing the adapter. So when a transfer fails and the adapter is no longer the one
-/// opened, the bus is closed (the failure is said as the adapter's removal) and each later
-/// transfer first tries to find and open the adapter again; the acquisition loop above retries
-/// every 50 ms and reconfigures the chip once it answers.
+/// opened, the bus is closed (the failure is said as the adapter's removal,
+/// `I2CAdapterRemoved`) and each later transfer first tries to find and open the adapter
+/// again; the acquisition loop above retries every 50 ms (an outage like any failed
+/// transfer) and reconfigures the chip once it answers.
 ///
 /// Each removal is counted (`removals`) and told once through `note`, as is each reopening.
 /// Not `Sendable`, like the buses it wraps.
@@ -33,9 +63,10 @@ public final class ReopeningI2CBus: I2CBus {
     /// Told when the adapter is found removed and when it is opened again.
     public var note: (String) -> Void = { _ in }
     private var lastName: String
-    /// What the removal was, said again on every transfer until the adapter is back (the loop
-    /// above tells an outage once, and again only when its words change).
-    private var removal: I2CError?
+    /// The adapter's removal while it is away (nil while it is open); its `busError` is what
+    /// every transfer throws until the adapter is back (the loop above tells an outage once,
+    /// and again only when its words change).
+    public private(set) var removal: I2CAdapterRemoved?
 
     public init(_ bus: any I2CBus, locator: any I2CAdapterLocator) {
         self.bus = bus
@@ -51,11 +82,9 @@ public final class ReopeningI2CBus: I2CBus {
 
     private func current() throws(I2CError) -> any I2CBus {
         if let bus { return bus }
-        let reopened: any I2CBus
-        do {
-            reopened = try locator.reopen()
-        } catch {
-            throw removal ?? error
+        guard let reopened = locator.reopen() else {
+            // The bus is closed only on a removal, so there is one to say.
+            throw removal?.busError ?? I2CError(.other, bus: lastName, detail: "the adapter is not open")
         }
         bus = reopened
         removal = nil
@@ -75,10 +104,10 @@ public final class ReopeningI2CBus: I2CBus {
             guard !locator.isStillAttached(bus) else { throw error }
             self.bus = nil  // closes the descriptor, so the kernel can finish removing the adapter
             removals += 1
-            let removed = I2CError(.adapterRemoved, bus: locator.adapterDescription, address: error.address, detail: error.detail)
+            let removed = I2CAdapterRemoved(adapter: locator.adapterDescription, wireError: error)
             removal = removed
             note("\(removed) (removal \(removals))")
-            throw removed
+            throw removed.busError
         }
     }
 
@@ -91,6 +120,13 @@ public final class ReopeningI2CBus: I2CBus {
 
     public func isPresent(_ address: UInt8) throws(I2CError) -> Bool {
         try perform { (bus) throws(I2CError) in try bus.isPresent(address) }
+    }
+}
+
+extension ReopeningI2CBus: ClaimedAddressReporting {
+    /// The open bus's answer (nothing is claimed while the adapter is away).
+    public func claim(of address: UInt8) -> String? {
+        (bus as? any ClaimedAddressReporting)?.claim(of: address)
     }
 }
 #endif

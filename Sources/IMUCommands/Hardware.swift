@@ -92,7 +92,8 @@ enum Hardware {
         var reports: [ProbedBus] = []
         for path in paths {
             do {
-                let bus = try LinuxI2CBus(path: path)
+                let bus: LinuxI2CBus
+                do { bus = try LinuxI2CBus(path: path) } catch { throw CommandError(LinuxHardware.message(for: error)) }
                 let survey = try surveyed(bus, adapter: names[path] ?? nil)
                 reports.append(ProbedBus(survey: survey, boards: suggestions(for: survey), computer: computer))
             } catch {

@@ -75,6 +75,10 @@ enum ProbeReport {
             for part in s.unsupported {
                 text += "  \(part.part.padding(9)) at \(hex(part.address)): recognised (WHO_AM_I \(hex(part.whoAmIValue))) but not supported by imu\n"
             }
+            // i2cdetect's UU: a chip is there, but a kernel driver has it.
+            for claim in s.claimed {
+                text += "  \("UU".padding(9)) at \(hex(claim.address)): \(claim.message)\n"
+            }
             if !probed.boards.isEmpty {
                 text += "  board: " + probed.boards.joined(separator: " or ") + " (use --board \(probed.boards[0]))\n"
             } else if !s.chips.isEmpty {
@@ -110,6 +114,9 @@ enum ProbeReport {
                     "boards": probed.boards,
                 ]
                 if let adapter = s.adapter { bus["adapter"] = adapter }
+                if !s.claimed.isEmpty {
+                    bus["claimed"] = s.claimed.map { ["address": hex($0.address), "message": $0.message] }
+                }
                 if let computer = probed.computer { bus["computer"] = computer }
                 return bus
             }

@@ -32,7 +32,7 @@ public enum LinuxHardware {
             // Reopened, found by its adapter's name, if the adapter is removed and comes back.
             let bus: ReopeningI2CBus
             do { bus = try LinuxI2CBus.reopening(path: path) } catch {
-                lastError = error.description
+                lastError = message(for: error)
                 continue
             }
             if let named {

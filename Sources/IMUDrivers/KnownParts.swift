@@ -55,6 +55,9 @@ public enum KnownParts {
         return entries + otherFamilies
     }()
 
+    /// Whether an IMU part we know may answer at `address`.
+    public static func isIMUAddress(_ address: UInt8) -> Bool { !identityRegisters(at: address).isEmpty }
+
     /// The registers worth asking at `address` (empty: not an address IMUs use).
     static func identityRegisters(at address: UInt8) -> [UInt8] {
         var registers: [UInt8] = []

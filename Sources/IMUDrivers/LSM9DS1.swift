@@ -165,7 +165,7 @@ public final class LSM9DS1: IMUDriver {
         // many levels would overrun the batch buffer (and deliver stale levels as fresh).
         guard count <= R.fifoCapacity else {
             throw .bus(I2CError(
-                .io, bus: bus.name, address: address,
+                .bus, bus: bus.name, address: address,
                 detail: "FIFO_SRC read \(hex(source)): \(count) unread levels, more than the \(R.fifoCapacity) the FIFO holds"))
         }
         // Continuous mode keeps the newest 32 (DS §3.5.3); everything older since the last drain is gone.

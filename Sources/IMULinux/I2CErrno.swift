@@ -6,13 +6,16 @@ import Musl
 import IMUBus
 
 /// Which call an errno came from: the same code means different things at different steps
-/// (ENODEV on open is "no such bus"; during a transfer, i2c-stub's "nobody at this address").
+/// (ENODEV on open is "no such bus", `I2COpenError`; during a transfer, i2c-stub's "nobody at
+/// this address").
 enum I2CStep: Sendable, Equatable {
     case open, functions, selectTarget, transfer
 }
 
-/// The one table from errno to `I2CError.Kind`, following the kernel's
-/// Documentation/i2c/fault-codes.rst. The first rule that matches wins; anything else is `.io`.
+/// The one table from a transfer's errno to `I2CError.Kind` (embedded-hal's kinds), following
+/// the kernel's Documentation/i2c/fault-codes.rst. The first rule that matches wins; anything
+/// else is `.other`, the errno in the error's detail. Opening the bus has its own error,
+/// `I2COpenError`.
 enum I2CErrno {
     struct Rule: Sendable {
         var codes: [Int32]
@@ -22,18 +25,17 @@ enum I2CErrno {
     }
 
     static let rules: [Rule] = [
-        Rule(codes: [ENOENT, ENODEV], steps: [.open], kind: .notFound),
-        Rule(codes: [EACCES, EPERM], steps: nil, kind: .permissionDenied),
-        // I2C_SLAVE says EBUSY when a kernel driver is bound to the address.
-        Rule(codes: [EBUSY], steps: [.selectTarget], kind: .busy),
-        // Adapters say ENXIO or EREMOTEIO for a missing ack; i2c-stub says ENODEV.
+        // Adapters say ENXIO (fault-codes.rst: no ack in the address phase) or EREMOTEIO for a
+        // missing ack; i2c-stub says ENODEV.
         Rule(codes: [ENXIO, EREMOTEIO, ENODEV], steps: [.transfer], kind: .noAcknowledge),
-        // EBUSY mid-transfer: the bus stayed busy (SDA held low) longer than the adapter waits.
-        Rule(codes: [ETIMEDOUT, EBUSY], steps: [.transfer], kind: .timeout),
-        // An ioctl this descriptor or adapter does not do (ENOTTY: not an i2c-dev node at all).
-        Rule(codes: [EOPNOTSUPP, ENOTTY, EINVAL], steps: nil, kind: .unsupported),
+        // EIO: a generic fault on the wire; EPROTO: a byte the protocol forbids (an SMBus block
+        // length over 32); EBADMSG: an SMBus PEC mismatch.
+        Rule(codes: [EIO, EPROTO, EBADMSG], steps: nil, kind: .bus),
         // EAGAIN: arbitration lost to another master.
-        Rule(codes: [EAGAIN, EIO, EPROTO, EBADMSG], steps: nil, kind: .io),
+        Rule(codes: [EAGAIN], steps: [.transfer], kind: .arbitrationLoss),
+        // EBUSY mid-transfer: the bus stayed busy (SDA held low) longer than the adapter waits.
+        // (EBUSY from I2C_SLAVE is a kernel driver owning the address: `.other`, named.)
+        Rule(codes: [ETIMEDOUT, EBUSY], steps: [.transfer], kind: .timeout),
     ]
 
     static func kind(for errno: LinuxErrno, during step: I2CStep) -> I2CError.Kind {
@@ -42,6 +44,6 @@ enum I2CErrno {
                 return rule.kind
             }
         }
-        return .io
+        return .other
     }
 }

@@ -6,10 +6,10 @@ import Musl
 
 /// The `errno` a failed system call left, kept as a value (as swift-system's `Errno` does) so
 /// it can travel in typed throws and be shown to a user with its symbolic name.
-struct LinuxErrno: Error, Equatable, Sendable, CustomStringConvertible {
-    var code: Int32
+public struct LinuxErrno: Error, Equatable, Sendable, CustomStringConvertible {
+    public var code: Int32
 
-    init(_ code: Int32) {
+    public init(_ code: Int32) {
         self.code = code
     }
 
@@ -17,7 +17,7 @@ struct LinuxErrno: Error, Equatable, Sendable, CustomStringConvertible {
     static var current: LinuxErrno { LinuxErrno(errno) }
 
     /// The C name (`EBUSY`) of the codes an I²C or GPIO user can meet.
-    var name: String? {
+    public var name: String? {
         switch code {
         case EPERM: "EPERM"
         case ENOENT: "ENOENT"
@@ -42,8 +42,8 @@ struct LinuxErrno: Error, Equatable, Sendable, CustomStringConvertible {
     }
 
     /// The C library's sentence for the code (`strerror`; glibc's is thread-safe for known codes).
-    var text: String { String(cString: strerror(code)) }
+    public var text: String { String(cString: strerror(code)) }
 
     /// `EBUSY: Device or resource busy`.
-    var description: String { name.map { "\($0): \(text)" } ?? "errno \(code): \(text)" }
+    public var description: String { name.map { "\($0): \(text)" } ?? "errno \(code): \(text)" }
 }

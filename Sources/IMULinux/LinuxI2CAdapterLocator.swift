@@ -42,14 +42,14 @@ public final class LinuxI2CAdapterLocator: I2CAdapterLocator {
         return LinuxI2CBus.busNumber(fromDeviceName: path).flatMap { Self.adapterName(number: $0, sysfsRoot: sysfsRoot) } == adapterName
     }
 
-    public func reopen() throws(I2CError) -> any I2CBus {
+    public func reopen() -> (any I2CBus)? {
         let buses = LinuxI2CBus.availableBuses(devDirectory: devDirectory, sysfsRoot: sysfsRoot)
         let candidates = adapterName.map { name in buses.filter { $0.adapterName == name } } ?? buses.filter { $0.path == path }
         // The same number first, else the first adapter of that name.
-        guard let found = candidates.first(where: { $0.path == path }) ?? candidates.first else {
-            throw I2CError(.adapterRemoved, bus: adapterDescription, detail: "not back yet")
-        }
-        let bus = try LinuxI2CBus(path: found.path, dev: dev, sysfsRoot: sysfsRoot)
+        guard let found = candidates.first(where: { $0.path == path }) ?? candidates.first else { return nil }
+        // A node just made may not be ours to open yet (udev still setting its group): the
+        // next transfer tries again.
+        guard let bus = try? LinuxI2CBus(path: found.path, dev: dev, sysfsRoot: sysfsRoot) else { return nil }
         path = found.path
         node = Self.identity(of: found.path)
         return bus
@@ -71,13 +71,13 @@ public final class LinuxI2CAdapterLocator: I2CAdapterLocator {
 extension LinuxI2CBus {
     /// Opens `path` as a bus that survives its adapter being removed and re-added (see
     /// `ReopeningI2CBus`), found again by its adapter name.
-    public static func reopening(path: String) throws(I2CError) -> ReopeningI2CBus {
+    public static func reopening(path: String) throws(I2COpenError) -> ReopeningI2CBus {
         try reopening(path: path, dev: KernelI2CDev())
     }
 
     static func reopening(
         path: String, dev: any I2CDevInterface, devDirectory: String = "/dev", sysfsRoot: String = "/sys"
-    ) throws(I2CError) -> ReopeningI2CBus {
+    ) throws(I2COpenError) -> ReopeningI2CBus {
         let bus = try LinuxI2CBus(path: path, dev: dev, sysfsRoot: sysfsRoot)
         return ReopeningI2CBus(bus, locator: LinuxI2CAdapterLocator(opened: path, dev: dev, devDirectory: devDirectory, sysfsRoot: sysfsRoot))
     }

@@ -39,7 +39,7 @@ extension LinuxI2CBus {
                     try dev.smbusReadI2CBlock(descriptor, register, into: chunk)
                 }
                 guard got == length else {
-                    throw I2CError(.io, bus: name, address: address,
+                    throw I2CError(.bus, bus: name, address: address,
                                    detail: "short I²C block read at register \(hex(register)): \(got) of \(length) bytes")
                 }
                 offset += length

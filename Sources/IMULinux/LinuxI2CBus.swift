@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import CI2C
 import IMUBus
 
@@ -9,10 +14,11 @@ import IMUBus
 /// `LinuxI2CBus+SMBus.swift` for what that changes.
 ///
 /// Before talking to an address the bus claims it with `I2C_SLAVE`, so it never talks over a
-/// kernel driver bound to the same chip: that gives `.busy`, naming the driver.
+/// kernel driver bound to the same chip: a transfer there fails (`.other`, naming the driver
+/// and how to unbind it), `status(of:)` says `.claimed`, and `claim(of:)` says who.
 ///
 /// Not `Sendable`: the descriptor and the cached target address belong to one thread at a time.
-public final class LinuxI2CBus: I2CBus {
+public final class LinuxI2CBus: I2CBus, ClaimedAddressReporting {
     /// The device path (`/dev/i2c-1`).
     public let name: String
     /// What the adapter can do, read once with `I2C_FUNCS` when the bus was opened.
@@ -27,16 +33,16 @@ public final class LinuxI2CBus: I2CBus {
     var target: UInt8?
 
     /// Opens the bus at `path` (`/dev/i2c-1`) and reads what the adapter can do.
-    public convenience init(path: String) throws(I2CError) {
+    public convenience init(path: String) throws(I2COpenError) {
         try self.init(path: path, dev: KernelI2CDev())
     }
 
     /// Opens `/dev/i2c-<number>`.
-    public convenience init(number: Int) throws(I2CError) {
+    public convenience init(number: Int) throws(I2COpenError) {
         try self.init(path: "/dev/i2c-\(number)")
     }
 
-    init(path: String, dev: any I2CDevInterface, sysfsRoot: String = "/sys") throws(I2CError) {
+    init(path: String, dev: any I2CDevInterface, sysfsRoot: String = "/sys") throws(I2COpenError) {
         self.name = path
         self.dev = dev
         self.busNumber = Self.busNumber(fromDeviceName: path)
@@ -45,13 +51,13 @@ public final class LinuxI2CBus: I2CBus {
         do {
             descriptor = try dev.open(path)
         } catch {
-            throw Self.error(error, during: .open, bus: path, address: nil, busNumber: busNumber, sysfsRoot: sysfsRoot)
+            throw .opening(path, failedWith: error)
         }
         do {
             self.functions = I2CAdapterFunctions(rawValue: try dev.functions(descriptor))
         } catch {
             dev.close(descriptor)
-            throw Self.error(error, during: .functions, bus: path, address: nil, busNumber: busNumber, sysfsRoot: sysfsRoot)
+            throw .notAnAdapter(path: path, errno: error)
         }
         self.descriptor = descriptor
     }
@@ -154,21 +160,52 @@ public final class LinuxI2CBus: I2CBus {
             return .present
         } catch where error.kind == .noAcknowledge {
             return .absent
-        } catch where error.kind == .busy {
-            return .claimed(driver: busNumber.flatMap { Self.boundDriver(bus: $0, address: address, sysfsRoot: sysfsRoot) })
+        } catch where isClaimed(address) {  // the read's I2C_SLAVE said EBUSY
+            return .claimed(driver: driver(of: address))
         }
     }
 
-    /// Whether a device acknowledges `address` (see `status(of:)`). An address a kernel driver
-    /// has claimed throws `.busy`, as the protocol asks; `status(of:)` reports it instead.
+    /// Whether a device is at `address` (see `status(of:)`): an address a kernel driver has
+    /// claimed is (i2cdetect's `UU`), though only `claim(of:)` may be asked about it.
     public func isPresent(_ address: UInt8) throws(I2CError) -> Bool {
-        switch try status(of: address) {
-        case .present: return true
-        case .absent: return false
-        case .claimed:
-            try selectTarget(address)  // throws the .busy error with the driver's name
-            return true
+        try status(of: address) != .absent
+    }
+
+    /// The kernel driver that owns `address` and how to free it; nil when `I2C_SLAVE` lets us
+    /// have the address. Asks the kernel only (no transfer on the wire).
+    public func claim(of address: UInt8) -> String? {
+        guard isClaimed(address) else { return nil }
+        return Self.claimWords(address, bus: busNumber, sysfsRoot: sysfsRoot)
+    }
+
+    /// `I2C_SLAVE` says EBUSY: a kernel driver is bound to the address.
+    private func isClaimed(_ address: UInt8) -> Bool {
+        if target == address { return false }
+        do {
+            try dev.setTarget(descriptor, address)
+            target = address
+            return false
+        } catch {
+            target = nil
+            return error.code == EBUSY
         }
+    }
+
+    private func driver(of address: UInt8) -> String? {
+        busNumber.flatMap { Self.boundDriver(bus: $0, address: address, sysfsRoot: sysfsRoot) }
+    }
+
+    /// Who has the address and the user's ways out: unbind the driver, or read the chip
+    /// through the kernel's own driver (its IIO device) instead.
+    static func claimWords(_ address: UInt8, bus: Int?, sysfsRoot: String) -> String {
+        let iio = "or use the kernel's IIO device (/sys/bus/iio/devices) instead"
+        guard let bus else { return "the address \(hex(address)) is claimed by a kernel driver: unbind it, \(iio)" }
+        let device = sysfsDeviceName(bus: bus, address: address)
+        if let driver = boundDriver(bus: bus, address: address, sysfsRoot: sysfsRoot) {
+            return "the address \(hex(address)) is claimed by the kernel driver \(driver): unbind it "
+                + "(echo \(device) | sudo tee /sys/bus/i2c/drivers/\(driver)/unbind), \(iio)"
+        }
+        return "the address \(hex(address)) is claimed by a kernel driver: unbind it (see /sys/bus/i2c/devices/\(device)/driver/unbind), \(iio)"
     }
 
     static func needsReadProbe(_ address: UInt8) -> Bool {
@@ -232,27 +269,22 @@ public final class LinuxI2CBus: I2CBus {
         Self.error(errno, during: step, bus: name, address: address, busNumber: busNumber, sysfsRoot: sysfsRoot)
     }
 
+    /// A transfer this adapter cannot do (`.other`), with what it can.
     func unsupported(_ address: UInt8, _ detail: String) -> I2CError {
-        I2CError(.unsupported, bus: name, address: address, detail: "\(detail); adapter can do: \(functions)")
+        I2CError(.other, bus: name, address: address, detail: "the adapter cannot do this: \(detail); adapter can do: \(functions)")
     }
 
-    /// The error a user sees: the kind from `I2CErrno`, the errno in `detail`, and for `.busy`
-    /// the driver that holds the address and how to unbind it.
+    /// The error a user sees: the kind from `I2CErrno`, the errno in `detail`, and for an
+    /// address a kernel driver owns (EBUSY from `I2C_SLAVE`) that driver and how to unbind it.
     static func error(
         _ errno: LinuxErrno, during step: I2CStep, bus: String, address: UInt8?, busNumber: Int?, sysfsRoot: String
     ) -> I2CError {
         let kind = I2CErrno.kind(for: errno, during: step)
         var detail = errno.description
-        if kind == .busy, let address, let busNumber {
-            let device = sysfsDeviceName(bus: busNumber, address: address)
-            if let driver = boundDriver(bus: busNumber, address: address, sysfsRoot: sysfsRoot) {
-                detail += "; kernel driver \(driver) has it, to unbind: echo \(device) | sudo tee /sys/bus/i2c/drivers/\(driver)/unbind"
-            } else {
-                detail += "; see /sys/bus/i2c/devices/\(device)/driver/unbind"
-            }
-        }
-        if step == .functions {
-            detail += "; not an I²C adapter (I2C_FUNCS failed)"
+        if step == .selectTarget && errno.code == EBUSY, let address {
+            detail += "; " + claimWords(address, bus: busNumber, sysfsRoot: sysfsRoot)
+        } else if kind == .other && [EOPNOTSUPP, ENOTTY, EINVAL].contains(errno.code) {
+            detail += "; the adapter cannot do this transfer"
         }
         return I2CError(kind, bus: bus, address: address, detail: detail)
     }

@@ -63,7 +63,7 @@ struct FaultState {
         if let i = ioErrors.firstIndex(where: { $0.address == nil || $0.address == address }) {
             ioErrors[i].remaining -= 1
             if ioErrors[i].remaining <= 0 { ioErrors.remove(at: i) }
-            return (.io, "injected fault: I/O error")
+            return (.bus, "injected fault: I/O error")
         }
         return nil
     }

@@ -66,10 +66,7 @@ public final class VirtualI2CAdapter: I2CAdapterLocator, @unchecked Sendable {
         return self.bus.lock.withLock { isLive(handle.generation) }
     }
 
-    public func reopen() throws(I2CError) -> any I2CBus {
-        guard let handle = open() else { throw I2CError(.adapterRemoved, bus: adapterDescription, detail: "not back yet") }
-        return handle
-    }
+    public func reopen() -> (any I2CBus)? { open() }
 }
 
 /// A descriptor on a `VirtualI2CAdapter`: the twin's bus while the adapter it was opened on is
@@ -87,7 +84,8 @@ public final class VirtualI2CHandle: I2CBus, @unchecked Sendable {
 
     private func live(_ address: UInt8) throws(I2CError) -> VirtualI2CBus {
         let ok = adapter.bus.lock.withLock { adapter.isLive(generation) }
-        guard ok else { throw I2CError(.io, bus: name, address: address, detail: "ENODEV: No such device") }
+        // What LinuxI2CBus says of a dead descriptor's ENODEV in a transfer.
+        guard ok else { throw I2CError(.noAcknowledge, bus: name, address: address, detail: "ENODEV: No such device") }
         return adapter.bus
     }
 

@@ -2,10 +2,28 @@ import Testing
 @testable import IMUBus
 
 @Suite struct I2CErrorTests {
-    @Test func permissionDeniedTellsTheUserToJoinTheI2CGroup() {
-        let error = I2CError(.permissionDenied, bus: "/dev/i2c-1")
+    /// embedded-hal's kinds, each said as what happened on the wire, where; no platform's
+    /// commands (those are the opener's: `LinuxHardware.advice(for:)`).
+    @Test(arguments: I2CError.Kind.allCases)
+    func everyKindSaysWhereAndNoShellCommand(kind: I2CError.Kind) {
+        let error = I2CError(kind, bus: "/dev/i2c-1", address: 0x68, detail: "what the platform said")
         #expect(error.description.contains("/dev/i2c-1"))
-        #expect(error.description.contains("i2c group"))
+        #expect(error.description.contains("0x68"))
+        #expect(error.description.contains("what the platform said"))
+        for command in ["sudo", "raspi-config", "usermod", "modprobe", "/sys/"] {
+            #expect(!error.description.contains(command), "\(kind): \(error.description)")
+        }
+    }
+
+    @Test func theWireKindsSayWhatHappened() {
+        let said: [I2CError.Kind: String] = [
+            .noAcknowledge: "no device answered", .bus: "bus error", .arbitrationLoss: "arbitration",
+            .overrun: "overran", .timeout: "timed out", .other: "failed",
+        ]
+        for kind in I2CError.Kind.allCases {
+            let words = said[kind]!
+            #expect(I2CError(kind, bus: "sim").description.contains(words), "\(kind)")
+        }
     }
 
     @Test func hexIsLowercaseTwoDigits() {

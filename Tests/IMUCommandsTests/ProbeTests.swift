@@ -1,5 +1,7 @@
 import Foundation
+@testable import IMUBoards
 import Testing
+@testable import IMUCommands
 import IMUDevices
 import IMUEngine
 import IMUFormats
@@ -42,5 +44,19 @@ import IMUFormats
         let lsm = try #require(result.lines.first { $0.contains("LSM9DS1") }, "\(result.stdout)")
         #expect(lsm.contains("0x6a"))
         #expect(lsm.contains("0x1c"))
+    }
+
+    /// i2cdetect's `UU` (a kernel driver owns the address): printed with the bus's words, and
+    /// in the JSON, so the user learns why that address is not read.
+    @Test func aClaimedAddressIsPrintedWithWhoHasIt() throws {
+        let words = "the address 0x68 is claimed by the kernel driver inv-mpu6050-i2c: unbind it (echo 1-0068 | sudo tee /sys/bus/i2c/drivers/inv-mpu6050-i2c/unbind)"
+        let survey = BusSurvey(
+            bus: "/dev/i2c-1", adapter: nil, addresses: [0x68], chips: [], unsupported: [],
+            claimed: [ClaimedAddress(address: 0x68, message: words)])
+        let probed = [ProbedBus(survey: survey, boards: [], computer: nil)]
+        #expect(ProbeReport.text(probed).contains("UU        at 0x68: " + words), "\(ProbeReport.text(probed))")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(ProbeReport.json(probed).utf8)) as? [String: Any])
+        let bus = try #require((json["buses"] as? [[String: Any]])?.first)
+        #expect((bus["claimed"] as? [[String: String]]) == [["address": "0x68", "message": words]])
     }
 }

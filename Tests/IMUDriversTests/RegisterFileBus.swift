@@ -36,7 +36,7 @@ final class RegisterFileBus: I2CBus {
 
     func read(_ address: UInt8, into buffer: UnsafeMutableRawBufferPointer) throws(I2CError) {
         transactions += 1
-        throw I2CError(.unsupported, bus: name, address: address, detail: "plain reads are not used by the drivers")
+        throw I2CError(.other, bus: name, address: address, detail: "plain reads are not used by the drivers")
     }
 
     func transaction(_ address: UInt8, _ operations: UnsafeMutableBufferPointer<I2COperation>) throws(I2CError) {

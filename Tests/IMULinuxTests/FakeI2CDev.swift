@@ -27,6 +27,8 @@ final class FakeI2CDev: I2CDevInterface {
     var failures: [Step: Int32] = [:]
     /// What an empty address answers: ENXIO on most adapters, ENODEV on i2c-stub.
     var absentErrno: Int32 = ENXIO
+    /// Addresses a kernel driver is bound to: `I2C_SLAVE` says EBUSY there.
+    var claimed: Set<UInt8> = []
     private(set) var calls: [Call] = []
     private var target: UInt8?
     private var pointer: [UInt8: Int] = [:]
@@ -78,6 +80,7 @@ final class FakeI2CDev: I2CDevInterface {
 
     func setTarget(_ descriptor: Int32, _ address: UInt8) throws(LinuxErrno) {
         calls.append(.setTarget(address))
+        if claimed.contains(address) { throw LinuxErrno(EBUSY) }
         try fail(.setTarget)
         target = address
     }
@@ -154,4 +157,16 @@ final class FakeI2CDev: I2CDevInterface {
 /// A device whose register r holds r (easy to check which registers a read touched).
 func countingRegisters() -> [UInt8] {
     (0...255).map { UInt8($0) }
+}
+
+extension FakeI2CDev {
+    /// A full I²C adapter (bus 1) with a counting chip at 0x68 that the kernel driver `driver`
+    /// holds: `I2C_SLAVE` says EBUSY there, and `sysfs` links the device to its driver.
+    static func heldByKernelDriver(_ driver: String, sysfs: TemporaryDirectory) -> FakeI2CDev {
+        sysfs.symlink("bus/i2c/devices/1-0068/driver", to: "../../../../bus/i2c/drivers/\(driver)")
+        let fake = FakeI2CDev(functions: fullI2C)
+        fake.devices[0x68] = countingRegisters()
+        fake.claimed = [0x68]
+        return fake
+    }
 }

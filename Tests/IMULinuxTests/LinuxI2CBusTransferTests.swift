@@ -103,20 +103,32 @@ import Testing
         #expect(try bus.scan() == [0x1C, 0x57, 0x6A])
     }
 
+    /// i2cdetect's `UU`: present (a scan lists it), claimed, and a transfer there fails naming
+    /// the driver.
     @Test func anAddressAKernelDriverHoldsIsClaimedNotAbsent() throws {
         let sysfs = TemporaryDirectory()
-        sysfs.symlink("bus/i2c/devices/1-0068/driver", to: "../../../../bus/i2c/drivers/rtc-ds1307")
-        let fake = FakeI2CDev(functions: FakeI2CDev.fullI2C)
-        fake.failures[.setTarget] = EBUSY
+        let fake = FakeI2CDev.heldByKernelDriver("rtc-ds1307", sysfs: sysfs)
         let bus = try LinuxI2CBus(path: "/dev/i2c-1", dev: fake, sysfsRoot: sysfs.path)
         #expect(try bus.status(of: 0x68) == .claimed(driver: "rtc-ds1307"))
+        #expect(try bus.isPresent(0x68))
+        #expect(try bus.scan(0x68...0x68) == [0x68])
+        let claim = try #require(bus.claim(of: 0x68))
+        #expect(claim.contains("rtc-ds1307") && claim.contains("unbind"), "\(claim)")
         do {
-            _ = try bus.isPresent(0x68)
-            Issue.record("isPresent did not throw for a claimed address")
+            _ = try bus.readRegister(0x68, 0x75)
+            Issue.record("read an address a kernel driver holds")
         } catch {
-            #expect(error.kind == .busy)
+            #expect(error.kind == .other)
             #expect(error.description.contains("rtc-ds1307"))
         }
+    }
+
+    @Test func anAddressNoDriverHoldsIsNotClaimed() throws {
+        let fake = FakeI2CDev(functions: FakeI2CDev.fullI2C)
+        fake.devices[0x68] = countingRegisters()
+        let bus = try LinuxI2CBus(path: "/dev/i2c-1", dev: fake, sysfsRoot: "/nonexistent")
+        #expect(bus.claim(of: 0x68) == nil)
+        #expect(try bus.readRegister(0x68, 0x75) == 0x75)
     }
 
     @Test func presenceRethrowsFailuresOtherThanNoAcknowledge() throws {
