@@ -37,9 +37,12 @@ struct LiveViewTerminalTests {
         // Resized to the other size: the view is laid out again and still fits.
         let (newColumns, newRows) = columns == 80 ? (120, 40) : (80, 24)
         try session.resize(columns: newColumns, rows: newRows)
+        // Narrowed, tmux first rewraps the old frame itself (narrow, title included, rows wrapped):
+        // only a frame with no wrapped row is the view's own redraw.
         let widest = try await session.wait(within: 30) { screen in
             let width = screen.map(\.count).max() ?? 0
-            return newColumns > columns ? width > columns : width <= newColumns && screen.contains { $0.contains(title) }
+            let fits = newColumns > columns ? width > columns : width <= newColumns && screen.contains { $0.contains(title) }
+            return fits && (try? session.capture().count) == (try? session.capture(joined: true).count)
         }
         #expect(widest, "not redrawn for \(newColumns)×\(newRows): \(session.dump)")
         let resized = try session.capture()
