@@ -39,6 +39,9 @@ public struct FusionGains: Sendable, Equatable {
     public var magneticMinimumInterval: Double = 0
     /// Each stage of the rest-detection reference low-pass at biasDecimation · dt.
     public var restStageDecimated: Double = 1
+    /// The rest bias's gain over `biasDecimation` samples, 1 − (1 − restBias)^N: its step runs
+    /// on the decimated samples only, where the rest test and its mean change.
+    public var restBiasDecimated: Double = 0
 
     public init() {}
 
@@ -52,6 +55,9 @@ public struct FusionGains: Sendable, Equatable {
         // in magnetic disturbances wants ≥ 32 Hz: trial 32 loses 0.18° at 18 Hz).
         magneticMinimumInterval = (Double(min(biasDecimation, 8)) - 0.5) * dt
         restStageDecimated = lowPassGain(tau: p.restFilterTau / 2, dt: Double(biasDecimation) * dt)
+        var keeps = 1.0
+        for _ in 0..<biasDecimation { keeps *= 1 - restBias }
+        restBiasDecimated = 1 - keeps
     }
 
     /// True when dt is far enough from the one these gains were made for.

@@ -68,7 +68,7 @@ public func update(
     let biasLimit = nineD ? max(p.magneticBiasClip, p.biasClip) : p.restBiasClip
     s.biasEstimator.update(
         bias: &s.bias, rest: s.rest, correction: correction, attitude6D: q6, dt: dt, gains: s.gains,
-        warmUpGain: warmUpGain, limit: biasLimit, parameters: p)
+        warmUpGain: warmUpGain, limit: biasLimit, decimated: decimated, parameters: p)
 
     s.magneticDt += dt
     if let mag, s.magneticDt >= s.gains.magneticMinimumInterval, isFinite(mag) {

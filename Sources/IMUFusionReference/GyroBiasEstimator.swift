@@ -29,13 +29,13 @@ public struct GyroBiasEstimator: Sendable, Equatable {
     }
 
     /// The in-motion part runs every `gains.biasDecimation`-th sample on the correction angles summed since its last run and with the time they
-    /// span; its low-passes use the gain for that span. The rest part runs every sample.
+    /// span; its low-passes use the gain for that span. The rest part runs on the decimated samples.
     /// `limit`: the range of every component (restBiasClip, or magneticBiasClip in 9D).
     @inline(__always)
     mutating func update(
         bias: inout Vector3, rest: RestDetector, correction: (x: Double, y: Double),
         attitude6D q: Quaternion, dt: Double, gains: FusionGains, warmUpGain: Double,
-        limit: Double, parameters p: FusionParameters
+        limit: Double, decimated: Bool, parameters p: FusionParameters
     ) {
         if p.motionBiasEnabled {
             phase += 1
@@ -65,8 +65,10 @@ public struct GyroBiasEstimator: Sendable, Equatable {
                 }
             }
         }
-        if rest.isAtRest && p.restBiasEnabled {
-            bias += gains.restBias * (rest.stillMean - bias)
+        // The rest part on the decimated samples (where the rest test and its mean change): the
+        // N per-sample steps towards the mean as one step of their combined gain.
+        if decimated && rest.isAtRest && p.restBiasEnabled {
+            bias += gains.restBiasDecimated * (rest.stillMean - bias)
         }
         bias = Self.clipped(bias, limit)
     }

@@ -36,6 +36,9 @@ public struct FixedFusionGains: Sendable, Equatable {
     public var magneticMinimumInterval: Int64 = 0
     /// Each rest-reference stage at biasDecimation · dt.
     public var restStageDecimated: Int64 = 1 << 30
+    /// The rest bias's gain over `biasDecimation` samples (Q30): its step runs on the decimated
+    /// samples only, where the rest test and its mean change.
+    public var restBiasDecimated: Int64 = 0
 
     @inlinable public init() {}
 
@@ -53,6 +56,11 @@ public struct FixedFusionGains: Sendable, Equatable {
         biasStage = fixedLowPassGain(tau: c.accelerometerTau / 2, dt: Int64(biasDecimation) &* dt)
         magneticMinimumInterval = (Int64(2 &* Swift.min(biasDecimation, 8) &- 1) &* dt) &>> 1
         restStageDecimated = fixedLowPassGain(tau: c.restFilterTau / 2, dt: Int64(biasDecimation) &* dt)
+        // N steps of gain k towards a reference that holds between decimated samples close
+        // 1 − (1 − k)^N of the gap: one step of that gain on the decimated sample instead.
+        var keeps = Int64(1) << 30
+        for _ in 0..<biasDecimation { keeps = roundingShiftRight(keeps &* ((1 << 30) &- restBias), by: 30) }
+        restBiasDecimated = (1 << 30) &- keeps
     }
 }
 

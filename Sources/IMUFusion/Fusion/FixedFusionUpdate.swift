@@ -67,11 +67,6 @@ public func fixedFusionUpdate(
     if s.decimation.count >= s.gains.biasDecimation {
         fixedFusionDecimatedStep(state: &s, coefficients: c)
     }
-    if s.rest.isAtRest && c.parameters.restBiasEnabled {
-        FixedGyroBiasEstimator.restStep(
-            bias: &s.bias, reference: s.rest.stillMean, gain: s.gains.restBias, clip: s.biasLimit(c))
-    }
-
     // magneticDt ≥ interval without its saturation: the interval (< 1 s) is below the limit,
     // and base + span (≤ 2^40 + 8.2 s) cannot overflow.
     if let mag, s.magneticDtAtDecimation &+ s.decimation.span >= s.gains.magneticMinimumInterval {
@@ -131,6 +126,12 @@ func fixedFusionDecimatedStep(state s: inout FixedFusionState, coefficients c: F
             bias: &s.bias, isAtRest: s.rest.isAtRest, correction: correction, rows: s.unitAttitude6D.unitRotationMatrix,
             sums: sums, gains: s.gains, warmUpGain: warmUpGain, limit: s.biasLimit(c), coefficients: c)
     }
+    // The rest bias: the N per-sample steps towards the rest mean (which changes only here) as
+    // one step of their combined gain.
+    if s.rest.isAtRest && c.parameters.restBiasEnabled {
+        FixedGyroBiasEstimator.restStep(
+            bias: &s.bias, reference: s.rest.stillMean, gain: s.gains.restBiasDecimated, clip: s.biasLimit(c))
+    }
 }
 
 extension FixedFusionState {
@@ -163,10 +164,15 @@ func fixedFusionMagnetometerStep(state s: inout FixedFusionState, coefficients c
     }
 }
 
-/// Each component clamped to ±limit (an integer in the sample's unit).
+/// Each component clamped to ±limit (a power of two in the sample's unit, ≤ 2^14).
+/// Samples are almost always inside: x is in [−bound, bound) exactly when x + bound (wrapping),
+/// read unsigned, is below 2·bound, a power of two, so one OR of the three and one compare
+/// decide for all of them; otherwise (x = +bound included, which clamps to itself) each is clamped.
 @inlinable @inline(__always)
 func clampedSample(_ v: FixedVector3<Q16>, limit: Int32) -> FixedVector3<Q16> {
     let bound = limit &<< 16
+    @inline(__always) func offset(_ x: Q16) -> UInt32 { UInt32(bitPattern: x.raw &+ bound) }
+    if offset(v.x) | offset(v.y) | offset(v.z) < UInt32(bitPattern: bound) &<< 1 { return v }
     @inline(__always) func c(_ x: Q16) -> Q16 { Q16(raw: Swift.min(Swift.max(x.raw, -bound), bound)) }
     return FixedVector3(x: c(v.x), y: c(v.y), z: c(v.z))
 }

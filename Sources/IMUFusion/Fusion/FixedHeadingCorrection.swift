@@ -137,8 +137,19 @@ public struct FixedHeadingCorrection: Sendable, Equatable {
         guard k > 0 else { return 0 }
         // k·e/2 as Q2.30 has the raw integer of k·e as Q3.29: Q30 · Q29 → Q29 is a shift of 30.
         let half = roundingShiftRight(k &* error, by: 30)
-        heading = (FixedQuaternion(w: .one, x: .zero, y: .zero, z: Q30(raw: saturatedInt32(half))) * heading)
-            .renormalized()
+        let turn = FixedQuaternion(w: .one, x: .zero, y: .zero, z: Q30(raw: saturatedInt32(half)))
+        if heading.x == .zero && heading.y == .zero {
+            // The heading is a rotation about z (it always is: every change is one): the same
+            // integers as the general product and renormalisation, without their zero terms.
+            let (a, h) = (Int64(1) << 30, Int64(turn.z.raw))
+            let (w, z) = (Int64(heading.w.raw), Int64(heading.z.raw))
+            let turned = FixedQuaternion(
+                w: Q30(raw: saturatedInt32(roundingShiftRight((a &* w) &>> 2 &- (h &* z) &>> 2, by: 28))), x: .zero,
+                y: .zero, z: Q30(raw: saturatedInt32(roundingShiftRight((a &* z) &>> 2 &+ (h &* w) &>> 2, by: 28))))
+            heading = turned.renormalized()
+        } else {
+            heading = (turn * heading).renormalized()
+        }
         if corrects && !disturbance.isDisturbed || !p.magneticRejectionEnabled {
             accuracy &+= wideProduct(k, c.headingAccuracyFloor &- accuracy)
         }
