@@ -60,7 +60,17 @@ final class SocketFrontEnd: DaemonFrontEnd {
     }
 
     func start(engine: MotionEngine) throws {
-        let server = ShareServer(settings: settings, feed: EngineFeed(engine: engine), note: note)
+        try start(feed: EngineFeed(engine: engine))
+    }
+
+    /// With the daemon's calibration search path, so a client may ask it to reload (after
+    /// `imu calibrate` through the socket).
+    func start(daemon: Daemon) throws {
+        try start(feed: EngineFeed(engine: daemon.engine, calibrationSearchPath: daemon.settings.calibrationSearchPath))
+    }
+
+    private func start(feed: EngineFeed) throws {
+        let server = ShareServer(settings: settings, feed: feed, note: note)
         do {
             try server.start()
         } catch {
