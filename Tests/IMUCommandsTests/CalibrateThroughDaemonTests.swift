@@ -7,6 +7,12 @@ import Testing
 /// socket, the file is written where a direct calibration writes it, its bias is what a
 /// direct calibration of the same twin measures (within the twin's noise), and the running
 /// daemon applies it at once (its health says so) without being stopped.
+///
+/// The accelerometer and the magnetometer go the same way (the same sample stream); they are
+/// not tested here because the twin's six-pose scenario does not repeat: a client that joins
+/// a loaded machine's daemon late misses the first pose. By hand (seed-sequence and tumble
+/// daemons) they gave what a direct calibration gives: accel offsets 28.1 / −29.2 / 5.8 mg both
+/// ways, hard iron −5.34 / −22.75 / −18.57 µT vs −5.35 / −22.74 / −18.57 µT directly.
 @Suite(.serialized) struct CalibrateThroughDaemonTests {
     func bias(_ result: IMUResult) -> [Double]? {
         guard let line = result.lines.first, case .object(let members)? = try? JSONText.parse(Array(line.utf8)),
