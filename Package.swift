@@ -179,7 +179,7 @@ let package = Package(
             name: "IMUEngineTests",
             dependencies: [
                 "IMUEngine", "IMUDevices", "IMUTwin", "IMUBus", "IMUDrivers", "IMUEvents", "IMUFormats", "IMUDaemon",
-                "IMURules", "IMUCalibration", .product(name: "Logging", package: "swift-log"),
+                "IMURules", "IMUCalibration", "IMUGeometry", .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(
@@ -194,7 +194,7 @@ let package = Package(
         .testTarget(name: "IMUTwinTests", dependencies: ["IMUTwin", "IMUBus"]),
         .testTarget(
             name: "IMUCommandsTests",
-            dependencies: ["IMUCommands", "imu", "IMUEngine", "IMUDevices", "IMUFormats", "IMUDaemon"]
+            dependencies: ["IMUCommands", "imu", "IMUEngine", "IMUDevices", "IMUFormats", "IMUDaemon", "IMUShare", "IMUCalibration"]
         ),
         .testTarget(
             name: "IMUFusionTests",

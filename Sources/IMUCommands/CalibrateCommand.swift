@@ -70,7 +70,7 @@ struct CalibrateGyro: ParsableCommand {
             }
             guard let found else { throw outcome.refuse("no still window of \(number(duration, 1)) s in \(path)") }
             samples = found
-        case .live:
+        case .live, .daemon:
             say("Hold the board still for \(number(duration, 0)) s…", json: outcome.json)
             var start: Double?
             try stream!.run { sample in
@@ -92,6 +92,7 @@ struct CalibrateGyro: ParsableCommand {
             words: "gyro bias: x \(number(b.x, 3)) y \(number(b.y, 3)) z \(number(b.z, 3)) °/s"
                 + (calibration.temperatureCelsius.map { " at \(number($0, 1)) °C" } ?? ""),
             saved: saved)
+        try source.applied(saved: saved, json: outcome.json)
     }
 }
 
@@ -146,7 +147,7 @@ struct CalibrateAccelerometer: ParsableCommand {
         switch source {
         case .replay(let log, _):
             for sample in log.samples where consider(InertialSample(sample)) { break }
-        case .live:
+        case .live, .daemon:
             say("Six poses, held still \(number(hold, 0)) s each, in any order. First: \(session.nextPose!.instruction)", json: outcome.json)
             var start: Double?
             try stream!.run { sample in
@@ -171,6 +172,7 @@ struct CalibrateAccelerometer: ParsableCommand {
             words: "accelerometer offset: x \(number(o.x, 1)) y \(number(o.y, 1)) z \(number(o.z, 1)) mg;"
                 + " scale: x \(number(s.x, 4)) y \(number(s.y, 4)) z \(number(s.z, 4))",
             saved: saved)
+        try source.applied(saved: saved, json: outcome.json)
     }
 }
 
@@ -233,9 +235,12 @@ struct CalibrateMagnetometer: ParsableCommand {
                 _ = take(field, at: sample.timestamp)
                 if StopSignal.isRequested { break }
             }
-        case .live(let session):
-            guard session.driver.capabilities.magnetometer else {
+        case .live, .daemon:
+            if case .live(let session) = source, !session.driver.capabilities.magnetometer {
                 throw outcome.refuse("the \(session.driver.model.rawValue) has no magnetometer")
+            }
+            if case .daemon(let samples) = source, !samples.hasMagnetometer {
+                throw outcome.refuse("the \(samples.chip.chip) has no magnetometer")
             }
             if screen == nil { say("Move the board in a figure-eight, turning it through every direction…", json: outcome.json) }
             try stream!.run { sample in
@@ -266,6 +271,7 @@ struct CalibrateMagnetometer: ParsableCommand {
                 + " accuracy \(calibration.accuracy.rawValue) (\(report.model.summary); \(report.outliersRejected) outliers left out)"
                 + (report.advice.map { "\nto do better: \($0)" } ?? ""),
             saved: saved)
+        try source.applied(saved: saved, json: outcome.json)
     }
 
     func expectedField() throws -> Double? {

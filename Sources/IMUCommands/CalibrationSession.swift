@@ -13,6 +13,10 @@ import IMUFormats
 struct CalibrationOptions: ParsableArguments {
     @OptionGroup var source: IMUSourceOptions
 
+    /// While a daemon owns the IMU the samples come through it (its raw samples), and the
+    /// daemon applies the result at once: calibrating never needs the service stopped.
+    @OptionGroup var daemon: DaemonSourceOptions
+
     @Option(help: "Calibrate from a recorded log instead of a live IMU.")
     var replay: String?
 
@@ -27,6 +31,7 @@ struct CalibrationOptions: ParsableArguments {
 
     func validate() throws {
         if replay != nil && source.sim { throw ValidationError("choose --sim or --replay, not both") }
+        if replay != nil && daemon.socket != nil { throw ValidationError("choose --socket or --replay, not both") }
         // Say so before a minute of waving, not after: the shared directory is root's to write.
         if !noSave, let shared = CalibrationDirectory.shared(environment: ProcessInfo.processInfo.environment),
            access(shared, W_OK) != 0 {
@@ -41,11 +46,16 @@ struct CalibrationOptions: ParsableArguments {
 
     var outcome: CalibrationOutcome { CalibrationOutcome(json: json, save: !noSave, systemWide: system) }
 
-    /// The log, or a live session configured at `rate`; the twin moves through `simScenario`
-    /// unless another scenario is named.
-    func open(rate: Double, simScenario: String) throws -> (CalibrationSource, RawSamples?) {
+    /// The log, the daemon's raw samples (at its rate) when one serves the IMU, or a live
+    /// session configured at `rate`; the twin moves through `simScenario` unless another
+    /// scenario is named.
+    func open(rate: Double, simScenario: String) throws -> (CalibrationSource, (any CalibrationSamples)?) {
         if let replay {
             return (.replay(try LogInput.read(replay), path: replay), nil)
+        }
+        if let path = daemon.daemonSocket(hardwareChosen: source.sim || source.board != nil || source.bus != nil) {
+            let samples = try DaemonSamples(path: path)
+            return (.daemon(samples), samples)
         }
         let session = try source.open(defaultScenario: simScenario)
         return (.live(session), try RawSamples(device: session, rate: rate))
@@ -56,10 +66,14 @@ struct CalibrationOptions: ParsableArguments {
 enum CalibrationSource {
     case replay(ReplayLog, path: String)
     case live(IMUDevice)
+    /// Through the daemon that owns the IMU.
+    case daemon(DaemonSamples)
 
     /// The chip the calibration is for: the session's, or the one a log's metadata names.
     var chipIdentity: ChipIdentity? {
         switch self {
+        case .daemon(let samples):
+            return samples.chip
         case .live(let session):
             return ChipIdentity(
                 chip: session.driver.model.rawValue, board: session.board.name, bus: session.bus.name,
@@ -70,6 +84,14 @@ enum CalibrationSource {
             else { return nil }
             return ChipIdentity(chip: chip, board: board, bus: bus, address: address)
         }
+    }
+}
+
+extension CalibrationSource {
+    /// Through a daemon: asks it to apply what was just saved (nothing to do otherwise).
+    func applied(saved: String?, json: Bool) throws {
+        guard case .daemon(let samples) = self, let saved else { return }
+        try samples.applyCalibration(saved: saved, json: json)
     }
 }
 

@@ -31,7 +31,7 @@ struct DaemonSourceOptions: ParsableArguments {
 enum DaemonRelay {
     static func run(
         path: String, subscribe: SubscribeOptions, count: Int? = nil, duration: Double? = nil,
-        flush: () -> Void, show: (String) -> Void
+        started: ([String: JSONValue]) -> Void = { _ in }, flush: () -> Void, show: (String) -> Void
     ) throws {
         let client: DaemonClient
         do {
@@ -40,6 +40,7 @@ enum DaemonRelay {
         } catch {
             throw CommandError("\(error)")
         }
+        started(client.hello)
         var shown = 0
         var firstTime: Double?
         defer {

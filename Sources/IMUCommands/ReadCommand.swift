@@ -61,20 +61,29 @@ struct ReadCommand: ParsableCommand {
         try SampleReader(session: session, rate: rate, count: count, format: format).run()
     }
 
-    /// Raw samples from the daemon, at its rate: its JSON lines as they are, or the same
-    /// columns as CSV (the table needs --direct).
+    /// Raw samples from the daemon, at its rate: its JSON lines as they are, the same columns
+    /// as CSV, or the table (the header from its hello: chip, bus, board and rate).
     func relay(from path: String) throws {
-        guard format != .table else {
-            throw CommandError("the table reads the IMU itself; through the daemon at \(path) use --format csv or jsonl (or --direct, with the daemon stopped)")
-        }
         var output = LineOutput()
         defer { output.flush() }
+        let formatter = SampleFormatter(format)
         if format == .csv { output.write(SampleFormatter.csvColumns.joined(separator: ",")) }
-        try DaemonRelay.run(path: path, subscribe: SubscribeOptions(stream: .samples), count: count, flush: { output.flushIfDue() }) { line in
-            if format == .jsonl {
-                output.write(line)
-            } else if let row = csvRow(jsonLine: line, columns: SampleFormatter.csvColumns) {
-                output.write(row)
+        try DaemonRelay.run(
+            path: path, subscribe: SubscribeOptions(stream: .samples), count: count,
+            started: { hello in
+                guard format == .table else { return }
+                func text(_ key: String) -> String { if case .string(let s)? = hello[key] { s } else { "?" } }
+                var rate = 0.0
+                if case .number(let hz)? = hello["rate_hz"] { rate = hz }
+                let source = SampleSource(chip: text("chip"), board: text("board"), bus: text("bus"), rateHz: rate)
+                for line in formatter.header(for: source) { output.write(line) }
+            },
+            flush: { output.flushIfDue() }
+        ) { line in
+            switch format {
+            case .jsonl: output.write(line)
+            case .csv: if let row = csvRow(jsonLine: line, columns: SampleFormatter.csvColumns) { output.write(row) }
+            case .table: if let sample = MotionSample(sampleLine: line) { output.write(formatter.line(for: sample)) }
             }
         }
         try output.finish()

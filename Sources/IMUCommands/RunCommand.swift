@@ -113,7 +113,7 @@ struct RunCommand: ParsableCommand {
         let daemon = try Daemon(settings: daemonSettings, device: device, gpio: gpio, log: log)
         daemon.shouldStop = { StopSignal.isRequested }
         daemon.takeReloadRequest = { StopSignal.takeReloadRequest() }
-        daemon.frontEnds = frontEnds.frontEnds(log: log)
+        daemon.frontEnds = try frontEnds.frontEnds(config: config, log: log)
         try daemon.run()
     }
 }

@@ -16,8 +16,8 @@ struct ShareOptions: ParsableArguments {
     @Flag(help: "Serve no socket.")
     var noSocket = false
 
-    @Option(help: "Offer iio-sensor-proxy's interface (net.hadess.SensorProxy: screen orientation, compass) on this bus: system, session or none.")
-    var dbus: DBusChoice = .none
+    @Option(help: "Offer iio-sensor-proxy's interface (net.hadess.SensorProxy: screen orientation, compass) on this bus: system, session or none (default: [dbus] bus in the rules file, else none).")
+    var dbus: DBusChoice?
 
     enum DBusChoice: String, ExpressibleByArgument, CaseIterable {
         case system, session, none
@@ -27,9 +27,16 @@ struct ShareOptions: ParsableArguments {
         if noSocket, socket != nil { throw ValidationError("--socket and --no-socket exclude each other") }
     }
 
-    /// What was asked for. Trouble starting either is a warning and the daemon runs without that
-    /// front end (its rules and MQTT do not depend on them).
-    func frontEnds(log: Logger) -> [any DaemonFrontEnd] {
+    /// What was asked for: the rules file's `[socket]` and `[dbus]` tables (checked, file:line),
+    /// the command line's options over them. Trouble starting either is a warning and the
+    /// daemon runs without that front end (its rules and MQTT do not depend on them).
+    func frontEnds(config: String, log: Logger) throws -> [any DaemonFrontEnd] {
+        let file: ShareFileSettings
+        do {
+            file = try ShareFileSettings.load(fromConfigFile: config)
+        } catch {
+            throw CommandError("\(error)")
+        }
         let note: @Sendable (ShareServer.Note) -> Void = { note in
             switch note {
             case .info(let text): log.info("\(text)")
@@ -37,12 +44,14 @@ struct ShareOptions: ParsableArguments {
             }
         }
         var frontEnds: [any DaemonFrontEnd] = []
-        if !noSocket {
-            var settings = ShareServer.Settings(path: socket ?? SocketLocation.serverPath())
+        // --socket PATH serves (even when the file says enabled = false); --no-socket serves none.
+        if !noSocket, socket != nil || file.socketEnabled {
+            var settings = ShareServer.Settings(path: socket ?? file.socketPath ?? SocketLocation.serverPath())
+            if let maxClients = file.maxClients { settings.maxClients = maxClients }
             settings.serverName = "imu \(IMUVersion.current)"
             frontEnds.append(SocketFrontEnd(settings: settings, note: note))
         }
-        if let bus = SensorProxyService.Bus(rawValue: dbus.rawValue) {
+        if let bus = SensorProxyService.Bus(rawValue: dbus?.rawValue ?? file.dbusBus ?? "none") {
             frontEnds.append(SensorProxyFrontEnd(bus: bus, note: note))
         }
         return frontEnds
@@ -60,7 +69,17 @@ final class SocketFrontEnd: DaemonFrontEnd {
     }
 
     func start(engine: MotionEngine) throws {
-        let server = ShareServer(settings: settings, feed: EngineFeed(engine: engine), note: note)
+        try start(feed: EngineFeed(engine: engine))
+    }
+
+    /// With the daemon's calibration search path, so a client may ask it to reload (after
+    /// `imu calibrate` through the socket).
+    func start(daemon: Daemon) throws {
+        try start(feed: EngineFeed(engine: daemon.engine, calibrationSearchPath: daemon.settings.calibrationSearchPath))
+    }
+
+    private func start(feed: EngineFeed) throws {
+        let server = ShareServer(settings: settings, feed: feed, note: note)
         do {
             try server.start()
         } catch {

@@ -12,7 +12,14 @@ import Logging
 /// it subscribes to the engine. A front end that cannot start is a warning; the daemon runs on.
 public protocol DaemonFrontEnd: AnyObject {
     func start(engine: MotionEngine) throws
+    /// What the daemon calls; a front end that needs more of the daemon than its engine (its
+    /// calibration search path) implements this one.
+    func start(daemon: Daemon) throws
     func stop()
+}
+
+extension DaemonFrontEnd {
+    public func start(daemon: Daemon) throws { try start(engine: daemon.engine) }
 }
 
 /// Why the daemon refused to start (or a reload was refused), in words that name the file and line.
@@ -173,7 +180,7 @@ public final class Daemon: @unchecked Sendable {
         var started: [any DaemonFrontEnd] = []
         for frontEnd in frontEnds {
             do {
-                try frontEnd.start(engine: engine)
+                try frontEnd.start(daemon: self)
                 started.append(frontEnd)
             } catch {
                 log.warning("\(error)")
@@ -221,11 +228,11 @@ public final class Daemon: @unchecked Sendable {
     /// bias is applied from the next sample (and stored where `imu calibrate gyro` stores it).
     private func observeGyroCalibration() {
         var gyro = DaemonGyroCalibration(requests: mqttCommands.calibrateGyro, chip: device.chipIdentity)
-        var inForce = engine.settings.calibration.file
         engine.observe([.samples]) { [engine, log] output in
             guard case .sample(let raw) = output else { return }
-            if let file = gyro.feed(raw, current: inForce, log: { log.notice("\($0)") }) {
-                inForce = file
+            // Merged into the calibration in force now (the dashboard or a socket client's
+            // reload may have changed it since the start).
+            if let file = gyro.feed(raw, current: engine.calibrationFile, log: { log.notice("\($0)") }) {
                 engine.setCalibration(SensorCalibration(file: file))
             }
         }

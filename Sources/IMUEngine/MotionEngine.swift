@@ -111,6 +111,8 @@ public final class MotionEngine: @unchecked Sendable {
         /// Changes to the pipeline asked for from other threads, applied before the next sample.
         var pipelineChanges: [(inout MotionPipeline) -> Void] = []
         var health = EngineHealth()
+        /// The calibration in force (the settings', until `setCalibration`).
+        var calibrationFile: CalibrationFile?
         var ended = false
 
         /// Whether anything needs samples, motion or events (health alone does not wake the chip).
@@ -153,8 +155,12 @@ public final class MotionEngine: @unchecked Sendable {
             $0.health.rateHz = settings.rateHz
             $0.health.calibration = settings.calibration.summary
             $0.health.magnetometerAccuracy = device.driver.capabilities.magnetometer ? "\(settings.calibration.magnetometerAccuracy)" : nil
+            $0.calibrationFile = settings.calibration.file
         }
     }
+
+    /// The calibration file in force (nil: uncalibrated): the settings', or the last one set.
+    public var calibrationFile: CalibrationFile? { subscribers.withLock { $0.calibrationFile } }
 
     /// The attitude's reference frame.
     public let referenceFrame: ReferenceFrame
@@ -209,6 +215,7 @@ public final class MotionEngine: @unchecked Sendable {
         let magnetometer = device.driver.capabilities.magnetometer
         subscribers.withLock {
             $0.pipelineChanges.append { $0.setCalibration(calibration) }
+            $0.calibrationFile = calibration.file
             $0.health.calibration = calibration.summary
             $0.health.magnetometerAccuracy = magnetometer ? "\(calibration.magnetometerAccuracy)" : nil
         }

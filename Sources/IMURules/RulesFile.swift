@@ -93,8 +93,9 @@ struct RulesDecoder: TOMLSchemaDecoder {
     func decode() throws(ConfigFileError) -> RulesFile {
         let root = locator.root
         // [mqtt] belongs to the daemon's MQTT front end, which checks it (MQTTSettings); [http]
-        // to the web front end (IMUWeb's HTTPSettings).
-        try checkKeys(root, allowed: ["low-power", "rule", "mqtt", "http"] + Self.limitKeys, table: nil, index: nil, what: "a rules file")
+        // to the web front end (IMUWeb's HTTPSettings); [socket] and [dbus] to the local front
+        // ends (IMUShare's ShareFileSettings).
+        try checkKeys(root, allowed: ["low-power", "rule", "mqtt", "http", "socket", "dbus"] + Self.limitKeys, table: nil, index: nil, what: "a rules file")
         var lowPower = false
         if let value = root["low-power"] {
             guard value.type == .bool, let flag = value.bool else { throw mustBe("low-power", value, table: nil, index: nil) }

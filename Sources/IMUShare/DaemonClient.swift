@@ -73,6 +73,16 @@ public final class DaemonClient {
         }
     }
 
+    /// The next line of any kind, exactly as the daemon sent it (health, replies, lost counts
+    /// too): for a client that watches the daemon itself.
+    public func nextLine(timeoutSeconds: Double?) -> Line {
+        switch Self.read(fd: fd, buffer: &buffer, ended: &ended, timeoutSeconds: timeoutSeconds) {
+        case .line(let text): return .data(text)
+        case .end: return .end(nil)
+        case .timeout: return .timeout
+        }
+    }
+
     /// The next data line (control lines are read and kept track of: lost counts, the bye).
     public func next(timeoutSeconds: Double?) -> Line {
         while true {

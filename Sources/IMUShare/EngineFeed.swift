@@ -4,14 +4,34 @@ import IMUEvents
 /// The engine as the front ends' feed: its subscriptions are the engine's own bounded queues.
 public final class EngineFeed: ShareFeed, @unchecked Sendable {
     public let engine: MotionEngine
+    /// Where a reload looks for the chip's calibration file (the daemon's search path); nil:
+    /// reloads are refused.
+    public let calibrationSearchPath: [String]?
 
-    public init(engine: MotionEngine) { self.engine = engine }
+    public init(engine: MotionEngine, calibrationSearchPath: [String]? = nil) {
+        self.engine = engine
+        self.calibrationSearchPath = calibrationSearchPath
+    }
 
     public var info: FeedInfo {
         let device = engine.device
         return FeedInfo(
             chip: device.driver.model.rawValue, board: device.board.name, bus: device.bus.name,
-            rateHz: engine.outputRateHz, magnetometer: device.driver.capabilities.magnetometer)
+            address: Int(device.placement.address), rateHz: engine.outputRateHz, magnetometer: device.driver.capabilities.magnetometer)
+    }
+
+    public func reloadCalibration() throws(RequestError) -> CalibrationReloaded {
+        guard let calibrationSearchPath else { throw RequestError("this server keeps no calibration to reload") }
+        let before = engine.health.calibration
+        do {
+            let (path, calibration) = try engine.reloadCalibration(searching: calibrationSearchPath)
+            return CalibrationReloaded(
+                path: path, parts: calibration.summary,
+                magnetometerAccuracy: engine.device.driver.capabilities.magnetometer ? "\(calibration.magnetometerAccuracy)" : nil)
+        } catch {
+            let reason = "\(error)".split(separator: "\n").joined(separator: " ")
+            throw RequestError("the calibration was not reloaded, the one in force (\(before)) is kept: \(reason)")
+        }
     }
 
     public func subscribe(_ request: FeedRequest) -> any FeedSubscription {

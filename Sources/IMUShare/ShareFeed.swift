@@ -9,6 +9,32 @@ public protocol ShareFeed: AnyObject, Sendable {
     /// A bounded queue of the engine's outputs for one subscriber. When the queue is full the
     /// oldest outputs are dropped and counted; acquisition and other subscribers never wait.
     func subscribe(_ request: FeedRequest) -> any FeedSubscription
+    /// Reads the chip's calibration file again and applies it from the next sample (after
+    /// `imu calibrate` saved one through the daemon). A file that cannot be used is refused and
+    /// the calibration in force kept.
+    func reloadCalibration() throws(RequestError) -> CalibrationReloaded
+}
+
+extension ShareFeed {
+    public func reloadCalibration() throws(RequestError) -> CalibrationReloaded {
+        throw RequestError("this server keeps no calibration to reload")
+    }
+}
+
+/// The calibration a reload put in force.
+public struct CalibrationReloaded: Equatable, Sendable {
+    /// The file read; nil when the chip has none (the daemon then runs uncalibrated).
+    public var path: String?
+    /// Which parts are calibrated, as health says it ("gyroscope, accelerometer", or "none").
+    public var parts: String
+    /// The magnetometer's accuracy (nil without a magnetometer).
+    public var magnetometerAccuracy: String?
+
+    public init(path: String?, parts: String, magnetometerAccuracy: String?) {
+        self.path = path
+        self.parts = parts
+        self.magnetometerAccuracy = magnetometerAccuracy
+    }
 }
 
 /// Who serves: what the hello line tells a client.
@@ -16,14 +42,20 @@ public struct FeedInfo: Equatable, Sendable {
     public var chip: String
     public var board: String
     public var bus: String
+    /// The chip's address on the bus (with chip, board and bus it names the calibration file).
+    public var address: Int?
     public var rateHz: Double
     public var magnetometer: Bool
     public var streams: [ShareStream]
 
-    public init(chip: String, board: String, bus: String, rateHz: Double, magnetometer: Bool, streams: [ShareStream] = ShareStream.allCases) {
+    public init(
+        chip: String, board: String, bus: String, address: Int? = nil, rateHz: Double, magnetometer: Bool,
+        streams: [ShareStream] = ShareStream.allCases
+    ) {
         self.chip = chip
         self.board = board
         self.bus = bus
+        self.address = address
         self.rateHz = rateHz
         self.magnetometer = magnetometer
         self.streams = streams

@@ -6,14 +6,22 @@ public enum ShareReply {
     public static let protocolVersion = 1
 
     public static func hello(_ info: FeedInfo, server: String, maxRequestBytes: Int, id: JSONValue? = nil) -> String {
-        line([
+        var members: [(String, JSONValue)] = [
             ("type", .string("hello")), ("protocol", .number(Double(protocolVersion))), ("server", .string(server)),
             ("chip", .string(info.chip)), ("board", .string(info.board)), ("bus", .string(info.bus)),
+        ]
+        if let address = info.address {
+            // As the calibration file and the CSV's `# address:` write it: "0x6a", "0x08".
+            let hex = String(address, radix: 16)
+            members.append(("address", .string("0x" + (hex.count < 2 ? "0" : "") + hex)))
+        }
+        members += [
             ("rate_hz", .number(info.rateHz)), ("magnetometer", .bool(info.magnetometer)),
             ("streams", .array(info.streams.map { .string($0.rawValue) })),
             ("event_types", .array(IdentifiedRequest.eventTypes.map(JSONValue.string))),
             ("max_request_bytes", .number(Double(maxRequestBytes))),
-        ], id: id)
+        ]
+        return line(members, id: id)
     }
 
     /// The answer to a subscribe: the stream, the motion rate given (and its divisor), the
@@ -40,6 +48,14 @@ public enum ShareReply {
         if let stream { members.append(("stream", .string(stream.rawValue))) }
         members.append(("streams", .array(now.map { .string($0.rawValue) })))
         return line(members, id: id)
+    }
+
+    /// The answer to a reload-calibration: the file now in force (null: none) and what it calibrates.
+    public static func calibrationReloaded(_ reloaded: CalibrationReloaded, id: JSONValue?) -> String {
+        line([
+            ("type", .string("calibration-reloaded")), ("path", reloaded.path.map(JSONValue.string) ?? .null),
+            ("calibration", .string(reloaded.parts)), ("mag_accuracy", reloaded.magnetometerAccuracy.map(JSONValue.string) ?? .null),
+        ], id: id)
     }
 
     public static func pong(id: JSONValue?) -> String { line([("type", .string("pong"))], id: id) }

@@ -4,6 +4,7 @@
 ///     {"op":"subscribe","stream":"events","types":["shake","orientation"]}
 ///     {"op":"unsubscribe","stream":"motion"}      {"op":"unsubscribe"} (everything)
 ///     {"op":"hello"}   {"op":"ping","id":7}
+///     {"op":"reload-calibration"}   (after `imu calibrate` saved a new one)
 ///
 /// `id` (a number or a string) is optional and comes back in the reply to that request.
 public enum ShareRequest: Equatable, Sendable {
@@ -12,6 +13,8 @@ public enum ShareRequest: Equatable, Sendable {
     case unsubscribe(ShareStream?)
     case hello
     case ping
+    /// Read the chip's calibration file again and apply it from the next sample.
+    case reloadCalibration
 }
 
 /// The streams a client can subscribe to (the engine's outputs).
@@ -97,6 +100,7 @@ extension IdentifiedRequest {
         "unsubscribe": ["op", "id", "stream"],
         "hello": ["op", "id"],
         "ping": ["op", "id"],
+        "reload-calibration": ["op", "id"],
     ]
 
     /// Reads one request line (without its newline).
@@ -144,6 +148,7 @@ extension IdentifiedRequest {
         switch op {
         case "hello": return IdentifiedRequest(id: id, .hello)
         case "ping": return IdentifiedRequest(id: id, .ping)
+        case "reload-calibration": return IdentifiedRequest(id: id, .reloadCalibration)
         case "unsubscribe": return IdentifiedRequest(id: id, .unsubscribe(try stream(required: false)))
         default: break
         }
@@ -202,6 +207,7 @@ extension IdentifiedRequest {
         switch request {
         case .hello: members.append(("op", .string("hello")))
         case .ping: members.append(("op", .string("ping")))
+        case .reloadCalibration: members.append(("op", .string("reload-calibration")))
         case .unsubscribe(let stream):
             members.append(("op", .string("unsubscribe")))
             if let stream { members.append(("stream", .string(stream.rawValue))) }

@@ -383,6 +383,14 @@ public final class ShareServer: @unchecked Sendable {
             connection.sendControl(ShareReply.hello(info, server: settings.serverName, maxRequestBytes: settings.maxRequestBytes, id: request.id))
         case .ping:
             connection.sendControl(ShareReply.pong(id: request.id))
+        case .reloadCalibration:
+            do {
+                let reloaded = try feed.reloadCalibration()
+                note(.info("calibration reloaded on a client's request: \(reloaded.path ?? "no file, uncalibrated") (\(reloaded.parts))"))
+                connection.sendControl(ShareReply.calibrationReloaded(reloaded, id: request.id))
+            } catch {
+                connection.sendControl(ShareReply.error(error.message, id: request.id))
+            }
         case .subscribe(let options):
             guard info.streams.contains(options.stream) else {
                 connection.sendControl(ShareReply.error("this daemon does not offer the \(options.stream.rawValue) stream", id: request.id))

@@ -60,4 +60,41 @@ import Testing
         #expect(!allMotion.isEmpty && motion.allSatisfy { keys($0) == keys(allMotion[0]) })
         for (a, b) in zip(motion, motion.dropFirst()) { #expect(time(b)! > time(a)!, "\(a) then \(b)") }
     }
+
+    /// `imu read`'s table through a daemon at 10 Hz is the direct table at 10 Hz: the same
+    /// header lines and the same fixed-width columns, the twin lying still in both (face up:
+    /// z near −1 g). Times and noise differ between two runs, so the values are compared by
+    /// column, not digit by digit.
+    @Test func readsTableIsTheSameEitherWay() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("read-table-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let rules = directory.appendingPathComponent("rules.toml")
+        try "[[rule]]\nname = \"quiet\"\non = \"slap\"\n  [[rule.action]]\n  command = [\"/bin/true\"]\n"
+            .write(to: rules, atomically: true, encoding: .utf8)
+        let socket = directory.appendingPathComponent("imu.sock").path
+        let daemon = try IMUProcess(["run", "--config", rules.path, "--sim", "still", "--rate", "10", "--socket", socket])
+        let deadline = Date().addingTimeInterval(180)
+        while !FileManager.default.fileExists(atPath: socket), Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        guard FileManager.default.fileExists(atPath: socket) else {
+            Issue.record("imu run did not serve \(socket): \(try await daemon.finish(within: 60))")
+            return
+        }
+        let through = try await imu("read", "--socket", socket, "--count", "5", "--format", "table", within: 180)
+        daemon.send(SIGTERM)
+        _ = try await daemon.finish(within: 120)
+        let direct = try await imu("read", "--sim", "still", "--rate", "10", "--count", "5", "--format", "table", "--direct", within: 180)
+        #expect(through.succeeded, "\(through)")
+        #expect(direct.succeeded, "\(direct)")
+        #expect(through.lines.count == 7 && direct.lines.count == 7, "\(through.stdout)\n\(direct.stdout)")
+        #expect(Array(through.lines.prefix(2)) == Array(direct.lines.prefix(2)), "\(through.stdout)\n\(direct.stdout)")
+        func columns(_ line: String) -> [Double] { line.split(separator: " ").compactMap { Double($0) } }
+        for (a, b) in zip(through.lines.dropFirst(2), direct.lines.dropFirst(2)) {
+            #expect(a.count == b.count, "\(a)\n\(b)")
+            let (x, y) = (columns(a), columns(b))
+            #expect(x.count == 11 && y.count == 11, "\(a)\n\(b)")
+            // acc z: lying face up in both.
+            if x.count == 11, y.count == 11 { #expect(abs(x[3] + 1) < 0.05 && abs(y[3] + 1) < 0.05, "\(a)\n\(b)") }
+        }
+    }
 }

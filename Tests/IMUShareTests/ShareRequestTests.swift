@@ -25,6 +25,9 @@ import Testing
         #expect(try parse(#"{"op":"unsubscribe","stream":"health"}"#) == IdentifiedRequest(.unsubscribe(.health)))
         #expect(try parse(#"{"op":"ping"}"#) == IdentifiedRequest(.ping))
         #expect(try parse(#"{"op":"hello"}"#) == IdentifiedRequest(.hello))
+        #expect(try parse(#"{"op":"reload-calibration","id":3}"#) == IdentifiedRequest(id: .number(3), .reloadCalibration))
+        #expect(problem(#"{"op":"reload-calibration","path":"/etc/passwd"}"#)?.message
+            == "unknown key \"path\" in a reload-calibration request; it takes op, id")
     }
 
     @Test func ratesBecomeDivisorsOfTheEngineRate() {
@@ -38,7 +41,7 @@ import Testing
         #expect(problem("hello")?.message.hasPrefix("not JSON at byte 0: expected a value") == true)
         #expect(problem(#"{"op":"subscribe","stream":"motion""#)?.message.hasPrefix("not JSON at byte 35: expected ',' or '}'") == true)
         #expect(problem("[1,2]")?.message.hasPrefix("a request is a JSON object, not an array") == true)
-        #expect(problem(#"{"stream":"motion"}"#)?.message == "a request needs \"op\": one of hello, ping, subscribe, unsubscribe")
+        #expect(problem(#"{"stream":"motion"}"#)?.message == "a request needs \"op\": one of hello, ping, reload-calibration, subscribe, unsubscribe")
         #expect(problem(#"{"op":"subscribe","id":3}"#) == RequestError("subscribe needs \"stream\": one of samples, motion, events, health", id: .number(3)))
         #expect(problem(#"{"op":"subscribe","stream":"gps"}"#)?.message == "\"stream\" must be one of samples, motion, events, health, not \"gps\"")
         #expect(problem(#"{"op":"subscribe","stream":"motion","rate":5}"#)?.message

@@ -32,6 +32,21 @@ import Testing
         }
     }
 
+    /// A feed without a calibration (no engine behind it) refuses a reload with a reason, and
+    /// the connection serves on.
+    @Test func aReloadTheFeedCannotDoIsAnsweredWithAnError() throws {
+        try withServer { _, _, path in
+            let client = try LineClient(path: path)
+            _ = client.object()
+            client.send(#"{"op":"reload-calibration","id":"r"}"# + "\n")
+            let reply = try #require(client.object())
+            #expect(reply["error"] == .string("this server keeps no calibration to reload"))
+            #expect(reply["id"] == .string("r"))
+            client.send(#"{"op":"ping"}"# + "\n")
+            #expect(client.object()?["type"] == .string("pong"))
+        }
+    }
+
     @Test func motionAtARateIsEveryNthUpdateAfterTheReply() throws {
         try withServer { _, feed, path in
             let client = try LineClient(path: path)

@@ -1,0 +1,120 @@
+import Foundation
+import IMUCalibration
+import IMUDrivers
+import IMUGeometry
+import IMUShare
+
+/// Where a calibration step takes its raw samples from, one by one until it has enough.
+protocol CalibrationSamples {
+    /// Hands each sample to `handle` until it returns true (or Ctrl-C); returns the samples lost.
+    @discardableResult
+    func run(flush: @escaping () -> Void, handle: @escaping (MotionSample) -> Bool) throws -> Int
+}
+
+extension CalibrationSamples {
+    @discardableResult
+    func run(handle: @escaping (MotionSample) -> Bool) throws -> Int { try run(flush: {}, handle: handle) }
+}
+
+extension RawSamples: CalibrationSamples {}
+
+/// Raw samples from a running daemon (its `samples` stream: device axes, uncalibrated, the
+/// lines of `imu read --format jsonl`), for `imu calibrate` while the daemon owns the IMU. The
+/// daemon goes on serving its rules and other clients meanwhile; once the new calibration is
+/// saved, `applyCalibration` asks it to read the file again.
+final class DaemonSamples: CalibrationSamples {
+    let client: DaemonClient
+    /// The chip the daemon serves, from its hello: whose calibration file this is.
+    let chip: ChipIdentity
+    let hasMagnetometer: Bool
+    let rateHz: Double
+
+    init(path: String) throws {
+        do {
+            client = try DaemonClient(path: path)
+        } catch {
+            throw CommandError("\(error)")
+        }
+        let hello = client.hello
+        guard case .string(let chip)? = hello["chip"], case .string(let board)? = hello["board"], case .string(let bus)? = hello["bus"],
+              case .string(let addressText)? = hello["address"], addressText.hasPrefix("0x"),
+              let address = Int(addressText.dropFirst(2), radix: 16)
+        else {
+            throw CommandError("the imu daemon at \(path) does not say which chip it serves (chip, board, bus, address in its hello: an older daemon?); calibrate with it stopped, using --direct")
+        }
+        self.chip = ChipIdentity(chip: chip, board: board, bus: bus, address: address)
+        if case .bool(let magnetometer)? = hello["magnetometer"] { hasMagnetometer = magnetometer } else { hasMagnetometer = false }
+        if case .number(let rate)? = hello["rate_hz"] { rateHz = rate } else { rateHz = 0 }
+    }
+
+    var path: String { client.path }
+
+    func run(flush: @escaping () -> Void, handle: @escaping (MotionSample) -> Bool) throws -> Int {
+        let lostBefore = client.lost
+        do {
+            _ = try client.request(IdentifiedRequest(.subscribe(SubscribeOptions(stream: .samples))))
+        } catch {
+            throw CommandError("\(error)")
+        }
+        defer { _ = try? client.request(IdentifiedRequest(.unsubscribe(.samples))) }
+        while !StopSignal.isRequested {
+            switch client.next(timeoutSeconds: 0.25) {
+            case .timeout:
+                flush()
+            case .end(let reason):
+                throw CommandError("the imu daemon at \(path) closed the connection\(reason.map { ": \($0)" } ?? "") before the calibration had its samples")
+            case .data(let line):
+                guard let sample = MotionSample(sampleLine: line) else { continue }
+                if handle(sample) { return client.lost - lostBefore }
+            }
+        }
+        return client.lost - lostBefore
+    }
+
+    /// Asks the daemon to read the calibration file again; says what it now uses. A daemon
+    /// that read another file than the one saved (it looks in another directory) is an error:
+    /// the calibration saved is not the one in force.
+    func applyCalibration(saved: String, json: Bool) throws {
+        let reply: [String: JSONValue]
+        do {
+            reply = try client.request(IdentifiedRequest(.reloadCalibration))
+        } catch {
+            throw CommandError("saved to \(saved), but the daemon did not apply it: \(error)")
+        }
+        var inForce: String?
+        if case .string(let path)? = reply["path"] { inForce = path }
+        guard let inForce, Self.samePath(inForce, saved) else {
+            throw CommandError("saved to \(saved), but the daemon at \(path) reads its calibration from \(inForce ?? "nowhere (no file found)"): run `imu calibrate` with the daemon's environment (IMU_CALIBRATION_DIR, XDG_CONFIG_HOME), or as the service's user")
+        }
+        var parts = "?"
+        if case .string(let text)? = reply["calibration"] { parts = text }
+        say("the daemon at \(path) applies it now (calibrated: \(parts))", json: json)
+    }
+
+    static func samePath(_ a: String, _ b: String) -> Bool {
+        if a == b { return true }
+        var sa = stat(), sb = stat()
+        return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino
+    }
+}
+
+extension MotionSample {
+    /// The sample of an `imu read --format jsonl` line (what the daemon's samples stream
+    /// sends), nil when the line is not one.
+    init?(sampleLine line: String) {
+        guard case .object(let members)? = try? JSONText.parse(Array(line.utf8)) else { return nil }
+        let object = Dictionary(members, uniquingKeysWith: { a, _ in a })
+        func value(_ key: String) -> Double? {
+            if case .number(let n)? = object[key] { return n }
+            return nil
+        }
+        guard let t = value("t"), let ax = value("acc_x"), let ay = value("acc_y"), let az = value("acc_z"),
+              let gx = value("gyr_x"), let gy = value("gyr_y"), let gz = value("gyr_z")
+        else { return nil }
+        var field: Vector3?
+        if let mx = value("mag_x"), let my = value("mag_y"), let mz = value("mag_z") { field = Vector3(mx, my, mz) }
+        self.init(
+            timestamp: t, acceleration: Vector3(ax, ay, az), rotationRate: Vector3(gx, gy, gz),
+            magneticField: field, temperature: value("temp_c"))
+    }
+}

@@ -1,0 +1,86 @@
+import IMUConfigFile
+
+/// The rules file's `[socket]` and `[dbus]` tables: where and how `imu run` serves local
+/// programs and the desktop. The command line's `--socket`, `--no-socket` and `--dbus` replace
+/// what they give.
+///
+/// ```toml
+/// [socket]
+/// path = "/run/imu/imu.sock"   # absolute; default: the service's, else $XDG_RUNTIME_DIR/imu/imu.sock
+/// enabled = false              # serve no socket (as --no-socket); default true
+/// max-clients = 8              # connections at once, 1 to 1024; default 32
+///
+/// [dbus]
+/// bus = "system"               # iio-sensor-proxy's interface on: "system", "session" or "none" (default)
+/// ```
+public struct ShareFileSettings: Equatable, Sendable {
+    public var socketPath: String?
+    public var socketEnabled = true
+    public var maxClients: Int?
+    /// "system", "session" or "none"; nil when the file does not say.
+    public var dbusBus: String?
+
+    public init() {}
+
+    public static let dbusBuses = ["system", "session", "none"]
+
+    /// The tables of a rules file, checked like the rest of it (file:line:column and what was
+    /// expected); the defaults when it has neither.
+    public static func load(fromConfigFile path: String) throws(ConfigFileError) -> ShareFileSettings {
+        try parse(try readConfigurationText(path, what: "rules file"), file: path)
+    }
+
+    public static func parse(_ text: String, file: String) throws(ConfigFileError) -> ShareFileSettings {
+        try ShareTablesDecoder(text: text, file: file).decode()
+    }
+}
+
+struct ShareTablesDecoder: TOMLSchemaDecoder {
+    let file: String
+    let locator: TOMLLocator
+
+    init(text: String, file: String) throws(ConfigFileError) {
+        self.file = file
+        self.locator = TOMLLocator(root: try Self.parseRoot(text, file: file))
+    }
+
+    static let expected: [String: String] = [
+        "socket": "a table, written [socket]",
+        "dbus": "a table, written [dbus]",
+        "path": "an absolute path of at most \(SocketLocation.maximumPathBytes) bytes, like \"/run/imu/imu.sock\"",
+        "enabled": "true or false",
+        "max-clients": "a whole number of connections from 1 to 1024",
+        "bus": "one of \"system\", \"session\", \"none\"",
+    ]
+
+    func decode() throws(ConfigFileError) -> ShareFileSettings {
+        var settings = ShareFileSettings()
+        if let value = locator.root["socket"] {
+            guard let t = value.table else { throw mustBe("socket", value, table: nil, index: nil) }
+            try checkKeys(t, allowed: ["path", "enabled", "max-clients"], table: "socket", index: nil, what: "[socket]")
+            if let path = try string(t, "path", required: false, table: "socket") {
+                guard path.hasPrefix("/"), !path.hasSuffix("/"), path.utf8.count <= SocketLocation.maximumPathBytes else {
+                    throw mustBe("path", t["path"]!, table: "socket", index: nil)
+                }
+                settings.socketPath = path
+            }
+            if let value = t["enabled"] {
+                guard let flag = value.bool else { throw mustBe("enabled", value, table: "socket", index: nil) }
+                settings.socketEnabled = flag
+            }
+            if let clients = try integer(t, "max-clients", required: false, table: "socket") {
+                guard (1...1024).contains(clients) else { throw mustBe("max-clients", t["max-clients"]!, table: "socket", index: nil) }
+                settings.maxClients = clients
+            }
+        }
+        if let value = locator.root["dbus"] {
+            guard let t = value.table else { throw mustBe("dbus", value, table: nil, index: nil) }
+            try checkKeys(t, allowed: ["bus"], table: "dbus", index: nil, what: "[dbus]")
+            if let bus = try string(t, "bus", required: false, table: "dbus") {
+                guard ShareFileSettings.dbusBuses.contains(bus) else { throw mustBe("bus", t["bus"]!, table: "dbus", index: nil) }
+                settings.dbusBus = bus
+            }
+        }
+        return settings
+    }
+}

@@ -1,0 +1,47 @@
+import Testing
+@testable import IMUShare
+
+/// The rules file's `[socket]` and `[dbus]` tables: read when there, checked with file:line
+/// and what was expected.
+@Suite struct ShareSettingsTests {
+    func refusal(_ text: String) -> String {
+        do {
+            _ = try ShareFileSettings.parse(text, file: "r.toml")
+            return "accepted"
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    @Test func theTablesAreRead() throws {
+        let settings = try ShareFileSettings.parse("""
+            [[rule]]
+            name = "x"
+
+            [socket]
+            path = "/run/imu/other.sock"
+            enabled = false
+            max-clients = 8
+
+            [dbus]
+            bus = "system"
+            """, file: "r.toml")
+        #expect(settings.socketPath == "/run/imu/other.sock")
+        #expect(settings.socketEnabled == false)
+        #expect(settings.maxClients == 8)
+        #expect(settings.dbusBus == "system")
+        let none = try ShareFileSettings.parse("[[rule]]\nname = \"x\"\n", file: "r.toml")
+        #expect(none == ShareFileSettings())
+        #expect(none.socketEnabled && none.socketPath == nil && none.dbusBus == nil)
+    }
+
+    @Test func mistakesAreNamedWithFileAndLine() {
+        #expect(refusal("[socket]\npath = \"imu.sock\"\n") == "r.toml:2:1: `path` in [socket] must be an absolute path of at most 107 bytes, like \"/run/imu/imu.sock\", found the string \"imu.sock\"")
+        #expect(refusal("[socket]\nenabled = \"no\"\n").hasPrefix("r.toml:2:"))
+        #expect(refusal("[socket]\nmax-clients = 0\n").contains("from 1 to 1024, found the integer 0"))
+        #expect(refusal("[socket]\nmax_clients = 4\n").contains("r.toml:2:1: unknown key `max_clients` in [socket]"))
+        #expect(refusal("[socket]\nmax_clients = 4\n").contains("did you mean `max-clients`?"))
+        #expect(refusal("[dbus]\nbus = \"systemd\"\n") == "r.toml:2:1: `bus` in [dbus] must be one of \"system\", \"session\", \"none\", found the string \"systemd\"")
+        #expect(refusal("dbus = \"system\"\n").contains("`dbus` must be a table, written [dbus]"))
+    }
+}
