@@ -27,7 +27,9 @@ struct DaemonSourceOptions: ParsableArguments {
 
 /// Reads one stream from the daemon and hands each data line (exactly the `--format jsonl` line)
 /// to `show`, until Ctrl-C, `count` lines, `duration` seconds of the data's own time, or the
-/// daemon's end. Lines lost because this client fell behind are said on standard error.
+/// daemon's end. Events are sparse, so their `duration` runs on the clock from the subscription
+/// (the daemon's data is live): a quiet minute still ends on time. Lines lost because this
+/// client fell behind are said on standard error.
 enum DaemonRelay {
     static func run(
         path: String, subscribe: SubscribeOptions, count: Int? = nil, duration: Double? = nil,
@@ -43,6 +45,11 @@ enum DaemonRelay {
         started(client.hello)
         var shown = 0
         var firstTime: Double?
+        let subscribed = ContinuousClock.now
+        func eventsDurationOver() -> Bool {
+            guard let duration, subscribe.stream == .events else { return false }
+            return ContinuousClock.now - subscribed >= .milliseconds(Int64(duration * 1000))
+        }
         defer {
             if client.lost > 0 { printToStandardError("imu: \(client.lost) lines lost: this client fell behind the daemon") }
         }
@@ -50,11 +57,13 @@ enum DaemonRelay {
             switch client.next(timeoutSeconds: 0.25) {
             case .timeout:
                 flush()
+                if eventsDurationOver() { return }
             case .end(let reason):
                 if let reason { printToStandardError("imu: the daemon closed the connection: \(reason)") }
                 return
             case .data(let line):
-                if let duration, let t = leadingTime(line) {
+                if eventsDurationOver() { return }
+                if subscribe.stream != .events, let duration, let t = leadingTime(line) {
                     if let firstTime, t - firstTime >= duration { return }
                     if firstTime == nil { firstTime = t }
                 }

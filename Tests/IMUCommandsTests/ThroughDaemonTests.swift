@@ -61,6 +61,32 @@ import Testing
         for (a, b) in zip(motion, motion.dropFirst()) { #expect(time(b)! > time(a)!, "\(a) then \(b)") }
     }
 
+    /// `imu events --duration` through a daemon that has nothing to say (the twin lying still)
+    /// still ends: events are sparse, so their duration runs on the clock, not on the next
+    /// event's time (which, lying still, never comes).
+    @Test func eventsEndOnTimeWhenNothingHappens() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("quiet-daemon-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let rules = directory.appendingPathComponent("rules.toml")
+        try "[[rule]]\nname = \"quiet\"\non = \"slap\"\n  [[rule.action]]\n  command = [\"/bin/true\"]\n"
+            .write(to: rules, atomically: true, encoding: .utf8)
+        let socket = directory.appendingPathComponent("imu.sock").path
+        let daemon = try IMUProcess(["run", "--config", rules.path, "--sim", "still", "--socket", socket])
+        let deadline = Date().addingTimeInterval(180)
+        while !FileManager.default.fileExists(atPath: socket), Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        guard FileManager.default.fileExists(atPath: socket) else {
+            Issue.record("imu run did not serve \(socket): \(try await daemon.finish(within: 60))")
+            return
+        }
+        let events = try await imu("events", "--socket", socket, "--format", "jsonl", "--duration", "2", within: 120)
+        daemon.send(SIGTERM)
+        _ = try await daemon.finish(within: 180)
+        #expect(events.status == 0, "\(events.stderr)")
+        // At most the orientation the recogniser states once it has settled (face up), no more.
+        #expect(lines(events.stdout).allSatisfy { $0.hasSuffix("\"orientation\":\"faceUp\"}") } && lines(events.stdout).count <= 1, "\(events.stdout)")
+    }
+
     /// `imu read`'s table through a daemon at 10 Hz is the direct table at 10 Hz: the same
     /// header lines and the same fixed-width columns, the twin lying still in both (face up:
     /// z near −1 g). Times and noise differ between two runs, so the values are compared by
