@@ -11,7 +11,7 @@ do {
     let manager = argument == "--sim"
         ? try MotionManager(board: VirtualBoard(chip: .lsm9ds1, clock: RealTimeClock()))
         : try MotionManager(boardNamed: argument)
-    print("\(manager.chip.rawValue) on \(manager.chipIdentity.bus), calibration: \(manager.calibrationFile == nil ? "none" : "stored")")
+    print("\(manager.chip.rawValue) on \(manager.chipIdentity.bus)\(manager.daemonSocket.map { " through the daemon at \($0)" } ?? ""), calibration: \(manager.calibrationFile == nil ? "none" : "stored")")
 
     // Push: device motion as an AsyncSequence, from the first valid estimate on.
     let frame: ReferenceFrame = manager.isMagnetometerAvailable ? .xMagneticNorthZVertical : .xArbitraryZVertical

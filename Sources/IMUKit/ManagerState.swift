@@ -25,14 +25,17 @@ struct ManagerState {
     /// The frame device motion is asked in; nil while no one asks for device motion.
     var frame: FrameConversion?
     var declinationDegrees: Double?
-    /// The engine of the current run (nil: the chip sleeps).
-    var engine: MotionEngine?
+    /// The current run: the engine on the chip, or the daemon's samples (nil: none runs).
+    var run: (any ManagerRun)?
 
     /// Bumped whenever the running acquisition must end; a run whose number is no longer
     /// current stops at its next sample and delivers nothing more.
     var generation = 0
-    /// The chip rate of the current run (nil: the chip sleeps).
+    /// The rate the consumers asked the current run for (nil: none runs).
     var runningRate: Double?
+    /// The rate samples come at in the current run: the chip's (`runningRate`), or the
+    /// daemon's, which sets its own.
+    var sampleRateHz: Double?
     /// Left by the latest run when it is over (each run waits for the previous one, so the
     /// driver only ever has one thread).
     var lastRun: DispatchGroup?
@@ -65,8 +68,11 @@ struct ManagerState {
     /// Whether `source` is due a value at `timestamp` (sources slower than the chip take every
     /// n-th sample; half a period of slack absorbs timestamp jitter).
     mutating func isDue(_ source: MotionSource, at timestamp: Double) -> Bool {
-        guard isActive(source), let rate = runningRate else { return false }
-        if let last = lastDelivered[source], timestamp - last < (intervals[source] ?? 0) - 0.5 / rate {
+        guard isActive(source), let rate = sampleRateHz else { return false }
+        let interval = intervals[source] ?? 0
+        // A source as fast as the samples takes every one, whatever the timestamps' jitter.
+        guard interval * rate > 1.5 else { return true }
+        if let last = lastDelivered[source], timestamp - last < interval - 0.5 / rate {
             return false
         }
         lastDelivered[source] = timestamp

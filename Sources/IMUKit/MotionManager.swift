@@ -5,6 +5,7 @@ import IMUCalibration
 import IMUDrivers
 import IMUMotion
 import IMUEngine
+import IMUShare
 import Synchronization
 
 /// Core Motion's `CMMotionManager` for one IMU: it owns the chip, and every part of a program
@@ -18,8 +19,13 @@ import Synchronization
 /// fusion filter. The raw sources (accelerometer, gyro, magnetometer data) are as the chip
 /// gives them, in device axes.
 ///
+/// While the daemon (`imu run`) owns the chip, a manager reads the samples it serves on its
+/// socket (two readers of one FIFO corrupt each other's reads) and applies the same calibration
+/// and fusion to them: `MotionManager(boardNamed:)` does that when the daemon's socket exists,
+/// `daemon: .direct` reads the chip anyway, `MotionManager(daemonSocket:)` names a daemon.
+///
 /// ```swift
-/// let manager = try MotionManager(boardNamed: "sense-hat")  // the IMU on /dev/i2c-1
+/// let manager = try MotionManager(boardNamed: "sense-hat")  // the IMU on /dev/i2c-1, or its daemon
 /// // or, without hardware: try MotionManager(board: VirtualBoard(chip: .lsm9ds1, clock: RealTimeClock()))
 /// manager.accelerometerUpdateInterval = 0.01          // 100 Hz
 /// manager.startAccelerometerUpdates()                 // poll: read the latest when you like
@@ -35,42 +41,74 @@ public final class MotionManager: Sendable {
     public let chip: ChipModel
     /// What the chip has.
     public let capabilities: MotionCapabilities
-    public let placement: IMUPlacement
+    /// Where the chip sits on its board; nil when a daemon owns the chip (its samples come in
+    /// device axes already).
+    public let placement: IMUPlacement?
     /// Which chip this is (part, board, bus, address): its stored calibration is found by it.
-    public var chipIdentity: ChipIdentity { hardware.identity }
+    public var chipIdentity: ChipIdentity { origin.identity }
+    /// The socket of the daemon this manager reads through; nil when it reads the chip itself.
+    public var daemonSocket: String? {
+        if case .daemon(let endpoint) = origin { return endpoint.path }
+        return nil
+    }
     /// The calibration applied before fusion (nil: none; see `CalibrationChoice`).
     public let calibrationFile: CalibrationFile?
-    let hardware: ChipAccess
+    let origin: MotionOrigin
     let state: Mutex<ManagerState>
 
-    /// A manager for the IMU on a Linux board: the board profile named `boardNamed` (a name
-    /// from Boards/, e.g. "sense-hat", "gy-521", or a profile file), on the I²C bus `bus`
-    /// ("/dev/i2c-1"). Without a bus, the computer's header bus is tried first, then every
-    /// other; without a board, the best-matching profile for what answers on the bus. Throws
-    /// when no IMU can be opened, when it lacks a capability in `required`, or when its stored
-    /// calibration is damaged.
     /// The motion manager of `device` (opened by `IMUDevices`: `LinuxHardware.open()` for the
     /// IMU on this computer's I²C bus, `SimulatedHardware` for the twin).
     public convenience init(
         device: IMUDevice, requiring required: MotionCapabilities = [], calibration: CalibrationChoice = .stored
     ) throws(MotionManagerError) {
-        try self.init(hardware: ChipAccess(device: device), placement: device.placement, requiring: required, calibration: calibration)
+        try self.init(origin: .chip(ChipAccess(device: device)), placement: device.placement, requiring: required, calibration: calibration)
+    }
+
+    /// The motion manager of the IMU the daemon at `socket` owns (`imu run`; see
+    /// `SocketLocation` for where it listens): the daemon's samples, this manager's calibration
+    /// and fusion. Throws when no daemon answers there.
+    public convenience init(
+        daemonSocket socket: String, requiring required: MotionCapabilities = [], calibration: CalibrationChoice = .stored
+    ) throws(MotionManagerError) {
+        try self.init(origin: .daemon(DaemonEndpoint(path: socket)), placement: nil, requiring: required, calibration: calibration)
+    }
+
+    /// Through the daemon when `daemon` says so and one serves (see `DaemonChoice`), else the
+    /// device `open` gives: what a program that should work with and without the service running
+    /// uses. `IMUDevices` has this for the IMU on this computer: `MotionManager(boardNamed:)`.
+    public convenience init(
+        daemon: DaemonChoice, requiring required: MotionCapabilities = [], calibration: CalibrationChoice = .stored,
+        orOpen open: () throws(MotionManagerError) -> IMUDevice
+    ) throws(MotionManagerError) {
+        try self.init(daemon: daemon, socketsSearched: SocketLocation.clientPaths(), requiring: required, calibration: calibration, orOpen: open)
+    }
+
+    convenience init(
+        daemon: DaemonChoice, socketsSearched: [String], requiring required: MotionCapabilities, calibration: CalibrationChoice,
+        orOpen open: () throws(MotionManagerError) -> IMUDevice
+    ) throws(MotionManagerError) {
+        if let socket = daemon.socket(searching: socketsSearched) {
+            try self.init(daemonSocket: socket, requiring: required, calibration: calibration)
+        } else {
+            try self.init(device: open(), requiring: required, calibration: calibration)
+        }
     }
 
     init(
-        hardware: ChipAccess, placement: IMUPlacement, requiring required: MotionCapabilities, calibration: CalibrationChoice
+        origin: MotionOrigin, placement: IMUPlacement?, requiring required: MotionCapabilities, calibration: CalibrationChoice
     ) throws(MotionManagerError) {
-        chip = hardware.driver.model
-        capabilities = MotionCapabilities(hardware.driver.capabilities)
+        chip = origin.model
+        capabilities = origin.capabilities
         let missing = required.subtracting(capabilities)
         guard missing.isEmpty else { throw .missingCapabilities(missing, chip: chip) }
-        let applied = try calibration.resolve(for: hardware.identity)
+        let applied = try calibration.resolve(for: origin.identity)
         calibrationFile = applied.file
-        self.hardware = hardware
+        self.origin = origin
         self.placement = placement
-        let chip = self.chip
         var initial = ManagerState(calibration: applied)
-        for source in MotionSource.allCases { initial.intervals[source] = UpdateInterval.clamped(UpdateInterval.defaultSeconds, for: chip) }
+        for source in MotionSource.allCases {
+            initial.intervals[source] = UpdateInterval.clamped(UpdateInterval.defaultSeconds, fastestRateHz: origin.fastestRateHz)
+        }
         state = Mutex(initial)
     }
 
@@ -144,7 +182,7 @@ public final class MotionManager: Sendable {
     }
 
     public func setUpdateInterval(_ seconds: Double, for source: MotionSource) {
-        let clamped = UpdateInterval.clamped(seconds, for: chip)
+        let clamped = UpdateInterval.clamped(seconds, fastestRateHz: origin.fastestRateHz)
         state.withLock { $0.intervals[source] = clamped }
         reconcile()
     }
@@ -195,15 +233,15 @@ public final class MotionManager: Sendable {
     func prepareDeviceMotion(_ frame: ReferenceFrame) -> MotionManagerError? {
         guard isDeviceMotionAvailable else { return .unavailable(.deviceMotion) }
         guard availableReferenceFrames.contains(frame) else { return .referenceFrameUnavailable(frame) }
-        let (engine, conversion) = state.withLock { state -> (MotionEngine?, FrameConversion?) in
+        let (run, conversion) = state.withLock { state -> ((any ManagerRun)?, FrameConversion?) in
             guard state.frame?.frame != frame,
                   let conversion = FrameConversion(frame: frame, declinationDegrees: state.declinationDegrees) else { return (nil, nil) }
             // A new frame starts the estimate over: nil again until it is valid.
             state.frame = conversion
             state.deviceMotion = nil
-            return (state.engine, conversion)
+            return (state.run, conversion)
         }
-        if let engine, let conversion { Self.restartEstimate(engine, frame: conversion, magnetometer: isMagnetometerAvailable) }
+        if let run, let conversion { Self.restartEstimate(run, frame: conversion, magnetometer: isMagnetometerAvailable) }
         return nil
     }
 }

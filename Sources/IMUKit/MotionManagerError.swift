@@ -20,6 +20,8 @@ public enum MotionManagerError: Error, Sendable, Equatable, CustomStringConverti
     /// Trouble reading the chip, in words (an outage is reported once; updates resume by
     /// themselves when the chip answers again).
     case acquisition(String)
+    /// The daemon that owns the chip could not be reached, or ended the connection, in words.
+    case daemon(String)
 
     public var description: String {
         switch self {
@@ -35,7 +37,7 @@ public enum MotionManagerError: Error, Sendable, Equatable, CustomStringConverti
             error.description
         case .calibration(let message):
             message
-        case .acquisition(let message):
+        case .acquisition(let message), .daemon(let message):
             message
         }
     }

@@ -6,14 +6,10 @@ enum UpdateInterval {
     static let defaultSeconds = 0.01
     static let longestSeconds = 1.0
 
-    /// The fastest output rate of `chip`'s accel/gyro, Hz (its data-rate tables' top entries).
-    static func fastestRateHz(of chip: ChipModel) -> Double {
-        chip.part.fastestRateHz
-    }
-
-    /// `seconds` within what `chip` can do.
-    static func clamped(_ seconds: Double, for chip: ChipModel) -> Double {
+    /// `seconds` within what samples can come at (`fastestRateHz`: the chip's data-rate tables'
+    /// top entry, or the rate of the daemon that owns the chip).
+    static func clamped(_ seconds: Double, fastestRateHz: Double) -> Double {
         guard seconds.isFinite else { return defaultSeconds }
-        return min(max(seconds, 1 / fastestRateHz(of: chip)), longestSeconds)
+        return min(max(seconds, 1 / fastestRateHz), longestSeconds)
     }
 }
