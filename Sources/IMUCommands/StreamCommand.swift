@@ -6,6 +6,7 @@ import IMUMotion
 import IMUDevices
 import IMUEngine
 import IMUFormats
+import IMUKit
 
 /// `imu stream`: device motion, live.
 struct StreamCommand: ParsableCommand {
@@ -48,81 +49,170 @@ struct StreamCommand: ParsableCommand {
     func run() throws {
         StopSignal.install()
         if let path = daemon.daemonSocket(hardwareChosen: source.sim || source.board != nil || source.bus != nil) {
-            try relay(from: path)
+            try streamThroughDaemon(path)
             return
         }
         let session = try source.open()
         let (frame, conversion) = try frameOptions.resolve(
             hasMagnetometer: session.driver.capabilities.magnetometer, source: "the \(session.driver.model.rawValue)")
         let engine = try MotionEngine.forCommand(device: session, rateHz: rate, duration: duration, frame: conversion)
-        let format = self.format ?? (isatty(STDOUT_FILENO) != 0 ? .table : .csv)
-        let live = format == .table && isatty(STDOUT_FILENO) != 0
-
         try engine.configureForCommand()
         let notice = engine.settings.calibration.uncalibratedNotice(
             hasMagnetometer: session.driver.capabilities.magnetometer, commandOptions: source.calibrateCommandOptions)
-        var output = LineOutput()
-        defer { output.flush() }
-        let formatter = MotionFormatter(format)
-        // The live view takes the alternate screen (the shell's screen comes back untouched);
-        // Ctrl-C and q arrive as keys there.
-        let screen = live ? TerminalScreen() : nil
-        defer { screen?.restore() }
-        if !live {
-            // Said once, at warning level, on standard error (standard output carries the data).
-            if let notice { printToStandardError("imu stream: warning: \(notice)") }
-            for line in formatter.header(frame: frame, source: "\(session.driver.model.rawValue) on \(session.bus.name)") { output.write(line) }
-        }
-        var view = LiveMotionView(calibrationNotice: notice)
-        var rows = 0
-        let afterBatch = {
-            if let screen, screen.keys().contains(where: { [UInt8(ascii: "q"), UInt8(ascii: "Q"), 3].contains($0) }) {
-                StopSignal.request()
-            }
-            output.flushIfDue()
-        }
+        var display = MotionDisplay(
+            format: format, count: count, calibrationNotice: notice, frame: frame,
+            source: "\(session.driver.model.rawValue) on \(session.bus.name)")
+        defer { display.end() }
         engine.observe([.motion]) { delivered in
             guard case .motion(let motion) = delivered else { return }
-            rows += 1
-            if let screen {
-                view.add(motion)
-                let size = screen.size ?? ScreenFit.standardSize
-                if let lines = view.frame(
-                    for: motion, dropped: engine.health.lostSamples, wallClock: ProcessInfo.processInfo.systemUptime,
-                    columns: size.columns, rows: size.rows) {
-                    screen.draw(lines)
-                }
-            } else {
-                output.write(formatter.line(for: motion))
-            }
-            if let count, rows >= count { engine.requestStop() }
+            if !display.show(motion, dropped: engine.health.lostSamples) { engine.requestStop() }
         }
-        let dropped = try engine.runForCommand(flush: afterBatch)
-        screen?.restore()
-        try output.finish()
+        let dropped = try engine.runForCommand { display.afterBatch() }
+        try display.finish()
         MotionEngine.reportLost(dropped)
     }
 
-    /// Device motion from the daemon at --rate (a divisor of its rate): its JSON lines as they
-    /// are, or the same columns as CSV. The live view needs the motion itself: --direct.
-    func relay(from path: String) throws {
-        let format = self.format ?? (isatty(STDOUT_FILENO) != 0 ? .table : .csv)
-        guard format != .table else {
-            throw CommandError("the live view reads the IMU itself; through the daemon at \(path) use --format csv or jsonl (or --direct, with the daemon stopped)")
+    /// Through the daemon that owns the IMU: a motion manager on its samples (the library's way
+    /// to read a shared IMU), this command's calibration and frame applied as on the chip itself,
+    /// so every option and view works as with `--direct`. Lines the daemon dropped because this
+    /// reader fell behind are said on standard error and counted in the view.
+    func streamThroughDaemon(_ path: String) throws {
+        let manager: MotionManager
+        do {
+            manager = try MotionManager(daemonSocket: path)
+        } catch {
+            throw CommandError("\(error)")
         }
-        var output = LineOutput()
-        defer { output.flush() }
-        if format == .csv { output.write(MotionFormatter.csvColumns.joined(separator: ",")) }
-        try DaemonRelay.run(
-            path: path, subscribe: SubscribeOptions(stream: .motion, rate: .rateHz(rate)), count: count, duration: duration,
-            flush: { output.flushIfDue() }
-        ) { line in
-            if format == .jsonl {
-                output.write(line)
-            } else if let row = csvRow(jsonLine: line, columns: MotionFormatter.csvColumns) {
-                output.write(row)
+        let hasMagnetometer = manager.isMagnetometerAvailable
+        let (frame, _) = try frameOptions.resolve(hasMagnetometer: hasMagnetometer, source: "the \(manager.chip.rawValue) the daemon at \(path) serves")
+        manager.declinationDegrees = try frameOptions.declinationDegrees()
+        manager.deviceMotionUpdateInterval = 1 / rate
+        let calibration = try SensorCalibration.forCommand(manager.chipIdentity)
+        let notice = calibration.uncalibratedNotice(hasMagnetometer: hasMagnetometer)
+        var display = MotionDisplay(
+            format: format, count: count, calibrationNotice: notice, frame: frame,
+            source: "\(manager.chip.rawValue) on \(manager.chipIdentity.bus), through the daemon at \(path)")
+        defer { display.end() }
+
+        // The handler hands values over; this thread formats and draws them (and reads the keys).
+        let inbox = DaemonMotionInbox()
+        manager.startDeviceMotionUpdates(using: frame, to: inbox.queue) { motion, error in inbox.take(motion, error as? MotionManagerError) }
+        defer {
+            manager.stopDeviceMotionUpdates()
+            manager.waitUntilAcquisitionEnds()
+        }
+        var firstTime: Double?
+        reading: while !StopSignal.isRequested {
+            let (motions, problems, ended) = inbox.wait(seconds: 0.05)
+            for problem in problems { printToStandardError("imu: \(problem)") }
+            for motion in motions {
+                if let duration {
+                    if let firstTime, motion.timestamp - firstTime >= duration { break reading }
+                    if firstTime == nil { firstTime = motion.timestamp }
+                }
+                if !display.show(motion, dropped: inbox.lostSamples) { break reading }
             }
+            display.afterBatch()
+            if ended { break }
         }
+        try display.finish()
+    }
+}
+
+/// Device motion from a manager's handler, waiting for the command's thread.
+final class DaemonMotionInbox: @unchecked Sendable {
+    let queue = DispatchQueue(label: "imu stream")
+    private let lock = NSCondition()
+    private var motions: [DeviceMotion] = []
+    private var problems: [String] = []
+    private var ended = false
+    /// Samples the daemon dropped for this reader, as the manager told them.
+    private(set) var lostSamples = 0
+
+    func take(_ motion: DeviceMotion?, _ error: MotionManagerError?) {
+        lock.withLock {
+            if let motion { motions.append(motion) }
+            if let error {
+                problems.append(error.description)
+                if case .samplesLost(let count, _) = error { lostSamples += count } else { ended = true }
+            }
+            lock.signal()
+        }
+    }
+
+    /// What came within `seconds` (at once when something is waiting), and whether updates ended.
+    func wait(seconds: Double) -> (motions: [DeviceMotion], problems: [String], ended: Bool) {
+        lock.withLock {
+            if motions.isEmpty, problems.isEmpty, !ended { _ = lock.wait(until: Date().addingTimeInterval(seconds)) }
+            defer {
+                motions.removeAll(keepingCapacity: true)
+                problems.removeAll()
+            }
+            return (motions, problems, ended)
+        }
+    }
+}
+
+/// What `imu stream` does with each device motion: the live view on a terminal (redrawn in place
+/// on the alternate screen, q or Ctrl-C to stop), else lines in the chosen format.
+struct MotionDisplay {
+    private var output = LineOutput()
+    private let formatter: MotionFormatter
+    private let screen: TerminalScreen?
+    private var view: LiveMotionView
+    private let count: Int?
+    private var rows = 0
+
+    init(format chosen: SampleFormat?, count: Int?, calibrationNotice notice: String?, frame: ReferenceFrame, source: String) {
+        let format = chosen ?? (isatty(STDOUT_FILENO) != 0 ? .table : .csv)
+        let live = format == .table && isatty(STDOUT_FILENO) != 0
+        formatter = MotionFormatter(format)
+        self.count = count
+        view = LiveMotionView(calibrationNotice: notice)
+        // The live view takes the alternate screen (the shell's screen comes back untouched);
+        // Ctrl-C and q arrive as keys there.
+        screen = live ? TerminalScreen() : nil
+        if !live {
+            // Said once, at warning level, on standard error (standard output carries the data).
+            if let notice { printToStandardError("imu stream: warning: \(notice)") }
+            for line in formatter.header(frame: frame, source: source) { output.write(line) }
+        }
+    }
+
+    /// Shows one device motion; false once `count` rows have been shown.
+    mutating func show(_ motion: DeviceMotion, dropped: Int) -> Bool {
+        rows += 1
+        if let screen {
+            view.add(motion)
+            let size = screen.size ?? ScreenFit.standardSize
+            if let lines = view.frame(
+                for: motion, dropped: dropped, wallClock: ProcessInfo.processInfo.systemUptime, columns: size.columns, rows: size.rows) {
+                screen.draw(lines)
+            }
+        } else {
+            output.write(formatter.line(for: motion))
+        }
+        if let count, rows >= count { return false }
+        return true
+    }
+
+    /// Between batches: the keys (q stops), and the lines written out when due.
+    mutating func afterBatch() {
+        if let screen, screen.keys().contains(where: { [UInt8(ascii: "q"), UInt8(ascii: "Q"), 3].contains($0) }) {
+            StopSignal.request()
+        }
+        output.flushIfDue()
+    }
+
+    /// The shell's screen back, every line written (a write failure is an error).
+    mutating func finish() throws {
+        screen?.restore()
         try output.finish()
+    }
+
+    /// On any exit: the screen back and what is buffered flushed.
+    mutating func end() {
+        screen?.restore()
+        output.flush()
     }
 }

@@ -30,7 +30,7 @@ final class DaemonRun: ManagerRun, @unchecked Sendable {
     /// Subscribes and hands each sample, then its device motion, to `publish` until a stop, or
     /// until `publish` returns false; lines the daemon dropped because this reader fell behind
     /// go to `trouble`. Throws when the daemon cannot be reached or closes the connection.
-    func run(publish: (MotionOutput) -> Bool, trouble: (String) -> Void) throws(MotionManagerError) {
+    func run(publish: (MotionOutput) -> Bool, trouble: (MotionManagerError) -> Void) throws(MotionManagerError) {
         let client: DaemonClient
         do {
             client = try DaemonClient(path: endpoint.path)
@@ -49,7 +49,7 @@ final class DaemonRun: ManagerRun, @unchecked Sendable {
             case .data(let line):
                 guard let raw = MotionSample(sampleLine: line) else { continue }
                 if client.lost > lostTold {
-                    trouble("\(client.lost - lostTold) samples lost: this program fell behind the imu daemon at \(endpoint.path)")
+                    trouble(.samplesLost(client.lost - lostTold, socket: endpoint.path))
                     lostTold = client.lost
                 }
                 let changes = changesLock.withLock { () -> [(inout MotionPipeline) -> Void] in

@@ -39,7 +39,7 @@ extension MotionManager {
                 body = { [weak self] () throws(MotionManagerError) in
                     try run.run(
                         publish: { output in self?.publish(output, generation: generation) == true },
-                        trouble: { text in self?.trouble(.daemon(text), generation: generation) })
+                        trouble: { error in self?.trouble(error, generation: generation) })
                 }
             }
             // A thread of its own: the engine blocks in the clock's sleep between samples (the
@@ -130,7 +130,7 @@ extension MotionManager {
     }
 
     /// Waits until no acquisition runs (the chip is asleep once every source has stopped).
-    func waitUntilAcquisitionEnds() {
+    public func waitUntilAcquisitionEnds() {
         state.withLock { $0.lastRun }?.wait()
     }
 }

@@ -22,6 +22,8 @@ public enum MotionManagerError: Error, Sendable, Equatable, CustomStringConverti
     case acquisition(String)
     /// The daemon that owns the chip could not be reached, or ended the connection, in words.
     case daemon(String)
+    /// Samples the daemon at `socket` dropped because this program fell behind it (updates go on).
+    case samplesLost(Int, socket: String)
 
     public var description: String {
         switch self {
@@ -39,6 +41,8 @@ public enum MotionManagerError: Error, Sendable, Equatable, CustomStringConverti
             message
         case .acquisition(let message), .daemon(let message):
             message
+        case .samplesLost(let count, let socket):
+            "\(count) samples lost: this program fell behind the imu daemon at \(socket)"
         }
     }
 }

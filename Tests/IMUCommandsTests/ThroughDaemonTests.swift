@@ -111,4 +111,26 @@ import Testing
             if x.count == 11, y.count == 11 { #expect(abs(x[3] + 1) < 0.05 && abs(y[3] + 1) < 0.05, "\(a)\n\(b)") }
         }
     }
+
+    /// `imu stream` through a daemon is a motion manager on the daemon's samples: the frame and
+    /// the format are the command's own, as with the chip to itself (the daemon's motion is in
+    /// magnetic north; asked for xArbitraryZVertical there is no heading), and the table works.
+    @Test func streamTakesItsOwnFrameAndFormatThroughTheDaemon() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("stream-frame-\(UUID().uuidString.prefix(8))")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        guard let (daemon, socket) = try await startDaemon(["figure-eight"], in: directory) else { return }
+        let arbitrary = try await imu(
+            "stream", "--socket", socket, "--format", "jsonl", "--frame", "xArbitraryZVertical", "--count", "20", within: 180)
+        let north = try await imu("stream", "--socket", socket, "--format", "jsonl", "--count", "20", within: 180)
+        let table = try await imu("stream", "--socket", socket, "--format", "table", "--rate", "50", "--count", "5", within: 180)
+        daemon.send(SIGTERM)
+        _ = try await daemon.finish(within: 180)
+        #expect(arbitrary.succeeded && north.succeeded && table.succeeded, "\(arbitrary)\n\(north)\n\(table)")
+        #expect(arbitrary.lines.count == 20 && arbitrary.lines.allSatisfy { $0.contains("\"heading_deg\":null") }, "\(arbitrary.stdout)")
+        #expect(north.lines.count == 20 && north.lines.allSatisfy { !$0.contains("\"heading_deg\":null") }, "\(north.stdout)")
+        // The direct table's two header lines (the source says the daemon), then 5 rows 50 Hz apart.
+        #expect(table.lines.count == 7 && table.lines[0].hasSuffix("through the daemon at \(socket), xMagneticNorthZVertical"), "\(table.stdout)")
+        let times = table.lines.dropFirst(2).compactMap { Double($0.split(separator: " ").first ?? "") }
+        #expect(times.count == 5 && zip(times, times.dropFirst()).allSatisfy { abs($1 - $0 - 0.02) < 0.005 }, "\(table.stdout)")
+    }
 }
