@@ -332,15 +332,26 @@ struct CalibrateReset: ParsableCommand {
 
     @OptionGroup var source: IMUSourceOptions
 
+    @OptionGroup var daemon: DaemonSourceOptions
+
     @Flag(help: "Remove from /etc/imu instead of $XDG_CONFIG_HOME/imu.")
     var system = false
 
+    /// While a daemon owns the IMU, the chip is the one its hello names, and the daemon is asked
+    /// to look for its calibration again once the file is gone (it would go on applying it).
     func run() throws {
-        let session = try source.open()
-        let chip = ChipIdentity(
-            chip: session.driver.model.rawValue, board: session.board.name, bus: session.bus.name,
-            address: Int(session.placement.address))
         let directory = CalibrationDirectory.forWriting(environment: ProcessInfo.processInfo.environment, system: system)
+        if let path = daemon.daemonSocket(hardwareChosen: source.sim || source.board != nil || source.bus != nil) {
+            let served = try DaemonSamples(path: path)
+            try remove(served.chip, from: directory)
+            try served.reloadAfterReset()
+            return
+        }
+        let session = try source.open()
+        try remove(session.chipIdentity, from: directory)
+    }
+
+    func remove(_ chip: ChipIdentity, from directory: String) throws {
         try CommandError.wrapping { print(try CalibrationStore.remove(chip, from: directory) ? "removed the calibration of \(chip)" : "no calibration stored for \(chip)") }
     }
 }

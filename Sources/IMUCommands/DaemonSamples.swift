@@ -91,6 +91,24 @@ final class DaemonSamples: CalibrationSamples {
         say("the daemon at \(path) applies it now (calibrated: \(parts))", json: json)
     }
 
+    /// After `imu calibrate reset`: asks the daemon to look for the chip's calibration again,
+    /// and says what it runs with now (uncalibrated, or a file it finds elsewhere on its path).
+    func reloadAfterReset() throws {
+        let reply: [String: JSONValue]
+        do {
+            reply = try client.request(IdentifiedRequest(.reloadCalibration))
+        } catch {
+            throw CommandError("removed, but the daemon at \(path) keeps the calibration it had: \(error)")
+        }
+        if case .string(let inForce)? = reply["path"] {
+            var parts = "?"
+            if case .string(let text)? = reply["calibration"] { parts = text }
+            print("the daemon at \(path) now uses \(inForce) (calibrated: \(parts))")
+        } else {
+            print("the daemon at \(path) runs uncalibrated now")
+        }
+    }
+
     static func samePath(_ a: String, _ b: String) -> Bool {
         if a == b { return true }
         var sa = stat(), sb = stat()

@@ -61,11 +61,6 @@ import Testing
         let applied = health(watcher, within: 30) { $0.contains("\"calibration\":\"gyroscope\"") }
         #expect(applied != nil, "the daemon's health never said it uses the gyro calibration")
         #expect(applied.map { $0.contains("\"state\":\"measuring\"") } == true, "\(applied ?? "")")
-        daemon.send(SIGTERM)
-        let ended = try await daemon.finish(within: 120)
-        #expect(ended.succeeded, "\(ended)")
-        #expect(ended.stderr.contains("calibration reloaded on a client's request"), "\(ended.stderr)")
-
         // The file is where a calibration of this chip goes, with the bias printed.
         let files = try FileManager.default.contentsOfDirectory(atPath: calibrationDirectory).filter { $0.hasSuffix(".toml") }
         #expect(files.count == 1, "\(files)")
@@ -97,5 +92,18 @@ import Testing
             #expect(abs(viaDaemon[axis] - directBias[axis]) <= bound,
                     "axis \(axis): through the daemon \(viaDaemon[axis]), direct \(directBias[axis]) rad/s; noise σ \(sigma)")
         }
+
+        // `imu calibrate reset` through the daemon: the file goes, and the daemon, asked to look
+        // again, runs uncalibrated from then on (it would otherwise keep applying the old bias).
+        let reset = try await imu("calibrate", "reset", "--socket", socket, within: 180, environment: environment)
+        #expect(reset.succeeded, "\(reset)")
+        #expect(reset.stdout.contains("removed the calibration of") && reset.stdout.contains("the daemon at \(socket) runs uncalibrated now"), "\(reset.stdout)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: calibrationDirectory).filter { $0.hasSuffix(".toml") }.isEmpty)
+        #expect(health(watcher, within: 30) { $0.contains("\"calibration\":\"none\"") } != nil, "the daemon's health never said it runs uncalibrated")
+
+        daemon.send(SIGTERM)
+        let ended = try await daemon.finish(within: 120)
+        #expect(ended.succeeded, "\(ended)")
+        #expect(ended.stderr.contains("calibration reloaded on a client's request"), "\(ended.stderr)")
     }
 }
