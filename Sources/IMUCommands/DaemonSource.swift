@@ -33,7 +33,7 @@ struct DaemonSourceOptions: ParsableArguments {
 enum DaemonRelay {
     static func run(
         path: String, subscribe: SubscribeOptions, count: Int? = nil, duration: Double? = nil,
-        started: ([String: JSONValue]) -> Void = { _ in }, flush: () -> Void, show: (String) -> Void
+        started: ([String: JSONValue]) -> Void = { _ in }, flush: () -> Void, lost: (Int) -> Void = { _ in }, show: (String) -> Void
     ) throws {
         let client: DaemonClient
         do {
@@ -67,6 +67,7 @@ enum DaemonRelay {
                     if let firstTime, t - firstTime >= duration { return }
                     if firstTime == nil { firstTime = t }
                 }
+                lost(client.lost)
                 show(line)
                 shown += 1
                 if let count, shown >= count { return }

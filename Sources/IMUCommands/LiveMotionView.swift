@@ -35,15 +35,20 @@ struct LiveMotionView {
     }
 
     /// The lines of a frame for a window of `columns` × `rows`, at most 10 a second (nil between).
-    mutating func frame(for motion: DeviceMotion, dropped: Int, wallClock now: Double, columns: Int, rows: Int) -> [String]? {
+    /// `compass`: the compass's accuracy when the motion carries no field (a line read back from
+    /// the daemon says only the accuracy).
+    mutating func frame(
+        for motion: DeviceMotion, compass: MagneticFieldCalibrationAccuracy? = nil, dropped: Int, wallClock now: Double, columns: Int, rows: Int
+    ) -> [String]? {
         guard now - lastDraw >= 0.1 else { return nil }
         if lastDraw.isFinite { achievedRate = Double(samplesSinceDraw) / (now - lastDraw) }
         lastDraw = now
         samplesSinceDraw = 0
-        return render(motion, dropped: dropped, columns: columns, rows: rows)
+        return render(motion, compass: compass, dropped: dropped, columns: columns, rows: rows)
     }
 
-    func render(_ m: DeviceMotion, dropped: Int, columns: Int = 80, rows: Int = 24) -> [String] {
+    func render(_ m: DeviceMotion, compass: MagneticFieldCalibrationAccuracy? = nil, dropped: Int, columns: Int = 80, rows: Int = 24) -> [String] {
+        let compass = m.magneticField?.accuracy ?? compass
         let degrees = 180 / Double.pi
         let e = m.attitude.quaternion.eulerAngles
         func v(_ x: Vector3, _ places: Int = 3) -> String {
@@ -56,13 +61,13 @@ struct LiveMotionView {
             "user accel   \(v(m.userAcceleration)) g",
             "rotation     \(v(m.rotationRate)) rad/s",
             "heading      " + (m.heading.map { number($0, 1) + "°" } ?? "–")
-                + "   compass " + (m.magneticField.map { "\($0.accuracy)" } ?? "none")
+                + "   compass " + (compass.map { "\($0)" } ?? "none")
                 + "   rate \(number(achievedRate, 1)) Hz   dropped \(dropped)",
         ]
         if let notice = calibrationNotice {
             lines += Self.wrap("! " + notice, width: columns - 1, indent: "  ")
-        } else if let field = m.magneticField, field.accuracy <= .low {
-            lines += Self.wrap("! compass \(field.accuracy): move the device in a figure-eight, through every direction", width: columns - 1, indent: "  ")
+        } else if let compass, compass <= .low {
+            lines += Self.wrap("! compass \(compass): move the device in a figure-eight, through every direction", width: columns - 1, indent: "  ")
         }
         // The graphs: a label line and one line per axis each, as many as fit (attitude first).
         let graphs: [(String, String, Double, (Int) -> [Double])] = [

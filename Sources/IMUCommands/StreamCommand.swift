@@ -72,26 +72,71 @@ struct StreamCommand: ParsableCommand {
         MotionEngine.reportLost(dropped)
     }
 
-    /// Through the daemon that owns the IMU: a motion manager on its samples (the library's way
-    /// to read a shared IMU), this command's calibration and frame applied as on the chip itself,
-    /// so every option and view works as with `--direct`. Lines the daemon dropped because this
-    /// reader fell behind are said on standard error and counted in the view.
+    /// Through the daemon that owns the IMU. In the frame the daemon fuses in (the default), its
+    /// own estimate, so every client shows the same attitude; in another frame, a motion manager
+    /// on its samples (the library's way to read a shared IMU) fuses them here with the stored
+    /// calibration. Either way every format and the live view work as with `--direct`.
     func streamThroughDaemon(_ path: String) throws {
+        let served = try DaemonSamples(path: path)
+        var daemonFrame: ReferenceFrame?
+        if case .string(let name)? = served.client.hello["frame"] { daemonFrame = ReferenceFrame(rawValue: name) }
+        let (frame, _) = try frameOptions.resolve(
+            hasMagnetometer: served.hasMagnetometer, source: "the \(served.chip.chip) the daemon at \(path) serves")
+        let calibration = try SensorCalibration.forCommand(served.chip)
+        let notice = calibration.uncalibratedNotice(hasMagnetometer: served.hasMagnetometer)
+        let source = "\(served.chip.chip) on \(served.chip.bus), through the daemon at \(path)"
+        // True north needs this command's declination, which the daemon does not know.
+        if frame == daemonFrame, frame != .xTrueNorthZVertical {
+            try relayDaemonMotion(from: path, frame: frame, notice: notice, source: source)
+        } else {
+            try fuseDaemonSamples(from: path, frame: frame, notice: notice, source: source)
+        }
+    }
+
+    /// The daemon's motion lines at --rate (a divisor of its rate): JSON Lines as they come, CSV
+    /// with the same columns, or read back for the table and the live view.
+    func relayDaemonMotion(from path: String, frame: ReferenceFrame, notice: String?, source: String) throws {
+        let format = self.format ?? (isatty(STDOUT_FILENO) != 0 ? .table : .csv)
+        var display = format == .table ? MotionDisplay(format: format, count: nil, calibrationNotice: notice, frame: frame, source: source) : nil
+        var output = LineOutput()
+        defer {
+            display?.end()
+            output.flush()
+        }
+        if format == .csv { output.write(MotionFormatter.csvColumns.joined(separator: ",")) }
+        var lost = 0
+        try DaemonRelay.run(
+            path: path, subscribe: SubscribeOptions(stream: .motion, rate: .rateHz(rate)), count: count, duration: duration,
+            flush: {
+                display?.afterBatch()
+                output.flushIfDue()
+            },
+            lost: { lost = $0 }
+        ) { line in
+            switch format {
+            case .jsonl:
+                output.write(line)
+            case .csv:
+                if let row = csvRow(jsonLine: line, columns: MotionFormatter.csvColumns) { output.write(row) }
+            case .table:
+                if let read = MotionLine(line, frame: frame) { _ = display?.show(read.motion, compass: read.compassAccuracy, dropped: lost) }
+            }
+        }
+        try display?.finish()
+        try output.finish()
+    }
+
+    /// A motion manager on the daemon's samples, fused here in `frame`.
+    func fuseDaemonSamples(from path: String, frame: ReferenceFrame, notice: String?, source: String) throws {
         let manager: MotionManager
         do {
             manager = try MotionManager(daemonSocket: path)
         } catch {
             throw CommandError("\(error)")
         }
-        let hasMagnetometer = manager.isMagnetometerAvailable
-        let (frame, _) = try frameOptions.resolve(hasMagnetometer: hasMagnetometer, source: "the \(manager.chip.rawValue) the daemon at \(path) serves")
         manager.declinationDegrees = try frameOptions.declinationDegrees()
         manager.deviceMotionUpdateInterval = 1 / rate
-        let calibration = try SensorCalibration.forCommand(manager.chipIdentity)
-        let notice = calibration.uncalibratedNotice(hasMagnetometer: hasMagnetometer)
-        var display = MotionDisplay(
-            format: format, count: count, calibrationNotice: notice, frame: frame,
-            source: "\(manager.chip.rawValue) on \(manager.chipIdentity.bus), through the daemon at \(path)")
+        var display = MotionDisplay(format: format, count: count, calibrationNotice: notice, frame: frame, source: source)
         defer { display.end() }
 
         // The handler hands values over; this thread formats and draws them (and reads the keys).
@@ -179,14 +224,15 @@ struct MotionDisplay {
         }
     }
 
-    /// Shows one device motion; false once `count` rows have been shown.
-    mutating func show(_ motion: DeviceMotion, dropped: Int) -> Bool {
+    /// Shows one device motion (`compass`: its accuracy when the motion carries no field); false
+    /// once `count` rows have been shown.
+    mutating func show(_ motion: DeviceMotion, compass: MagneticFieldCalibrationAccuracy? = nil, dropped: Int) -> Bool {
         rows += 1
         if let screen {
             view.add(motion)
             let size = screen.size ?? ScreenFit.standardSize
             if let lines = view.frame(
-                for: motion, dropped: dropped, wallClock: ProcessInfo.processInfo.systemUptime, columns: size.columns, rows: size.rows) {
+                for: motion, compass: compass, dropped: dropped, wallClock: ProcessInfo.processInfo.systemUptime, columns: size.columns, rows: size.rows) {
                 screen.draw(lines)
             }
         } else {

@@ -17,7 +17,8 @@ public final class EngineFeed: ShareFeed, @unchecked Sendable {
         let device = engine.device
         return FeedInfo(
             chip: device.driver.model.rawValue, board: device.board.name, bus: device.bus.name,
-            address: Int(device.placement.address), rateHz: engine.outputRateHz, magnetometer: device.driver.capabilities.magnetometer)
+            address: Int(device.placement.address), rateHz: engine.outputRateHz, magnetometer: device.driver.capabilities.magnetometer,
+            referenceFrame: engine.referenceFrame.rawValue)
     }
 
     public func reloadCalibration() throws(RequestError) -> CalibrationReloaded {

@@ -46,12 +46,16 @@ public struct FeedInfo: Equatable, Sendable {
     public var address: Int?
     public var rateHz: Double
     public var magnetometer: Bool
+    /// The reference frame of the motion stream's attitude (`ReferenceFrame`'s raw value); nil
+    /// when the feed does not say.
+    public var referenceFrame: String?
     public var streams: [ShareStream]
 
     public init(
         chip: String, board: String, bus: String, address: Int? = nil, rateHz: Double, magnetometer: Bool,
-        streams: [ShareStream] = ShareStream.allCases
+        referenceFrame: String? = nil, streams: [ShareStream] = ShareStream.allCases
     ) {
+        self.referenceFrame = referenceFrame
         self.chip = chip
         self.board = board
         self.bus = bus

@@ -17,6 +17,9 @@ public enum ShareReply {
         }
         members += [
             ("rate_hz", .number(info.rateHz)), ("magnetometer", .bool(info.magnetometer)),
+        ]
+        if let frame = info.referenceFrame { members.append(("frame", .string(frame))) }
+        members += [
             ("streams", .array(info.streams.map { .string($0.rawValue) })),
             ("event_types", .array(IdentifiedRequest.eventTypes.map(JSONValue.string))),
             ("max_request_bytes", .number(Double(maxRequestBytes))),
