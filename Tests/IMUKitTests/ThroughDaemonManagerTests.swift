@@ -136,11 +136,12 @@ import Testing
         let run = DaemonRun(endpoint: endpoint, pipeline: pipeline)
         let outputs = Collected<MotionOutput>()
         await offPool {
-            var count = 0
+            // Ends at a device motion, so every sample taken has had its motion published.
+            var motions = 0
             try? run.run(publish: { output in
                 outputs.append(output)
-                count += 1
-                return count < 800
+                if case .motion = output { motions += 1 }
+                return motions < 400
             }, trouble: { _ in })
         }
         let samples = outputs.all.compactMap { if case .sample(let s) = $0 { s } else { nil } }
@@ -150,7 +151,7 @@ import Testing
         let start = try #require(truth.firstIndex { abs($0.timestamp - firstTime) < 1e-6 })
         var reference = MotionPipeline(calibration: SensorCalibration(file: nil), magnetometer: true, frame: conversion)
         let expected = truth[start...].prefix(samples.count).compactMap { reference.update($0).motion }
-        #expect(motions.count > 300 && motions.count == expected.count, "\(motions.count) against \(expected.count)")
+        #expect(motions.count == 400 && motions.count == expected.count, "\(motions.count) against \(expected.count)")
         var worstDegrees = 0.0
         for (m, e) in zip(motions, expected) {
             let q = m.attitude.quaternion, r = e.attitude.quaternion
