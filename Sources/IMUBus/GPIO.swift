@@ -1,4 +1,5 @@
-/// Why a GPIO operation failed.
+/// Why a GPIO operation failed, said as what happened (the platform's advice to the user is the
+/// opener's: `HeaderGPIO.advice(for:)` in IMUDevices).
 public struct GPIOError: Error, Sendable, Equatable, CustomStringConvertible {
     public enum Kind: String, Sendable, Equatable, CaseIterable {
         /// No GPIO chip with that label or path, or no line with that name.
@@ -36,7 +37,7 @@ public struct GPIOError: Error, Sendable, Equatable, CustomStringConvertible {
         case .notFound:
             return "GPIO \(where_) not found\(extra)"
         case .permissionDenied:
-            return "permission denied opening GPIO \(where_)\(extra): add yourself to the gpio group (sudo usermod -aG gpio $USER), then log out and in again"
+            return "permission denied opening GPIO \(where_)\(extra)"
         case .busy:
             return "GPIO \(where_) is already in use\(extra): stop the other program or pick another pin"
         case .invalidLine:

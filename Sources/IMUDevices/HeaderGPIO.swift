@@ -27,7 +27,18 @@ extension IMUDevice {
             let chip = ReacquiringGPIOChip(try LinuxGPIOChip(label: label)) { () throws(GPIOError) in try LinuxGPIOChip(label: label) }
             return HeaderGPIO(chip: chip, headerPins: computer.headerPins)
         } catch {
-            throw HeaderGPIOError(description: "\(error)")
+            throw HeaderGPIOError(description: "\(error)" + (HeaderGPIO.advice(for: error).map { ": " + $0 } ?? ""))
+        }
+    }
+}
+
+extension HeaderGPIO {
+    /// What the user can do about a GPIO chip that would not open: the shell commands live here,
+    /// at the edge where the error reaches a person, not in the bus layer.
+    public static func advice(for error: GPIOError) -> String? {
+        switch error.kind {
+        case .permissionDenied: "add yourself to the gpio group (sudo usermod -aG gpio $USER), then log out and in again"
+        case .notFound, .busy, .invalidLine, .io, .unsupported: nil
         }
     }
 }

@@ -31,3 +31,17 @@ import Testing
         #expect(hex(0x08) == "0x08")
     }
 }
+
+/// GPIO errors as the bus layer says them: what happened and where, no platform's commands
+/// (those are the opener's: `HeaderGPIO.advice(for:)` in IMUDevices).
+@Suite struct GPIOErrorTests {
+    @Test(arguments: GPIOError.Kind.allCases)
+    func everyKindSaysWhereAndNoShellCommand(kind: GPIOError.Kind) {
+        let error = GPIOError(kind, chip: "gpiochip0", line: 17, detail: "what the platform said")
+        #expect(error.description.contains("line 17 of gpiochip0"))
+        #expect(error.description.contains("what the platform said"))
+        for command in ["sudo", "usermod", "raspi-config", "/sys/", "$USER"] {
+            #expect(!error.description.contains(command), "\(kind): \(error.description)")
+        }
+    }
+}

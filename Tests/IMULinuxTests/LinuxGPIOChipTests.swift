@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import IMUBus
+import IMUDevices
 import Testing
 @testable import IMULinux
 
@@ -82,10 +83,13 @@ import Testing
         #expect(error.description.contains("already in use"))
     }
 
+    /// The error says what happened; the advice to join the gpio group is the opener's, added
+    /// where the error reaches the user (`HeaderGPIO.advice(for:)`).
     @Test func permissionDeniedTellsTheUserToJoinTheGpioGroup() {
         let error = GPIOErrno.error(LinuxErrno(EACCES), chip: "/dev/gpiochip0")
-        #expect(error.description.contains("gpio group"))
-        #expect(error.description.contains("EACCES"))
+        #expect(error.description.contains("permission denied") && error.description.contains("EACCES"))
+        #expect(HeaderGPIO.advice(for: error)?.contains("gpio group") == true)
+        #expect(HeaderGPIO.advice(for: GPIOErrno.error(LinuxErrno(EBUSY), chip: "/dev/gpiochip0", line: 4)) == nil)
     }
 
     @Test func theBridgeWasBuiltAgainstTheInstalledLibgpiod() {
