@@ -122,7 +122,7 @@ let package = Package(
         // The daemon's MQTT front end (libmosquitto): events, motion, availability, Home Assistant discovery.
         .target(name: "IMUMQTT", dependencies: ["CMosquitto", "IMUConfigFile"]),
         // The daemon's local socket: JSON Lines clients (imu stream, Python, …) sharing one engine.
-        .target(name: "IMUShare", dependencies: ["IMUDrivers", "IMUEvents", "IMUGeometry", "IMUMotion", "IMUEngine", "IMUConfigFile"]),
+        .target(name: "IMUShare", dependencies: ["IMUDrivers", "IMUEvents", "IMUGeometry", "IMUMotion", "IMUCalibration", "IMUEngine", "IMUConfigFile"]),
         // iio-sensor-proxy's D-Bus interface (net.hadess.SensorProxy) for the desktop's screen
         // rotation and compass, through libsystemd's sd-bus and a shim for its C macros.
         .target(name: "CSensorProxyBus", linkerSettings: [.linkedLibrary("systemd")]),

@@ -24,10 +24,12 @@ extension RawSamples: CalibrationSamples {}
 /// saved, `applyCalibration` asks it to read the file again.
 final class DaemonSamples: CalibrationSamples {
     let client: DaemonClient
-    /// The chip the daemon serves, from its hello: whose calibration file this is.
-    let chip: ChipIdentity
-    let hasMagnetometer: Bool
-    let rateHz: Double
+    /// The chip the daemon serves, from its hello.
+    let served: ServedChip
+    /// Whose calibration file this is.
+    var chip: ChipIdentity { served.identity }
+    var hasMagnetometer: Bool { served.magnetometer }
+    var rateHz: Double { served.rateHz }
 
     init(path: String) throws {
         do {
@@ -35,16 +37,10 @@ final class DaemonSamples: CalibrationSamples {
         } catch {
             throw CommandError("\(error)")
         }
-        let hello = client.hello
-        guard case .string(let chip)? = hello["chip"], case .string(let board)? = hello["board"], case .string(let bus)? = hello["bus"],
-              case .string(let addressText)? = hello["address"], addressText.hasPrefix("0x"),
-              let address = Int(addressText.dropFirst(2), radix: 16)
-        else {
-            throw CommandError("the imu daemon at \(path) does not say which chip it serves (chip, board, bus, address in its hello: an older daemon?); calibrate with it stopped, using --direct")
+        guard let served = ServedChip(hello: client.hello) else {
+            throw CommandError(ServedChip.missing(at: path) + "; calibrate with it stopped, using --direct")
         }
-        self.chip = ChipIdentity(chip: chip, board: board, bus: bus, address: address)
-        if case .bool(let magnetometer)? = hello["magnetometer"] { hasMagnetometer = magnetometer } else { hasMagnetometer = false }
-        if case .number(let rate)? = hello["rate_hz"] { rateHz = rate } else { rateHz = 0 }
+        self.served = served
     }
 
     var path: String { client.path }

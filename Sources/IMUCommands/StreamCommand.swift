@@ -78,8 +78,7 @@ struct StreamCommand: ParsableCommand {
     /// calibration. Either way every format and the live view work as with `--direct`.
     func streamThroughDaemon(_ path: String) throws {
         let served = try DaemonSamples(path: path)
-        var daemonFrame: ReferenceFrame?
-        if case .string(let name)? = served.client.hello["frame"] { daemonFrame = ReferenceFrame(rawValue: name) }
+        let daemonFrame = served.served.referenceFrame.flatMap(ReferenceFrame.init(rawValue:))
         let (frame, _) = try frameOptions.resolve(
             hasMagnetometer: served.hasMagnetometer, source: "the \(served.chip.chip) the daemon at \(path) serves")
         let calibration = try SensorCalibration.forCommand(served.chip)

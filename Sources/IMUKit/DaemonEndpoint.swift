@@ -20,20 +20,13 @@ struct DaemonEndpoint: Sendable {
         } catch {
             throw .daemon(error.description)
         }
-        guard case .string(let chipName)? = hello["chip"], let model = ChipModel(rawValue: chipName),
-              case .string(let board)? = hello["board"], case .string(let bus)? = hello["bus"],
-              case .string(let addressText)? = hello["address"], addressText.hasPrefix("0x"),
-              let address = Int(addressText.dropFirst(2), radix: 16),
-              case .number(let rateHz)? = hello["rate_hz"], rateHz > 0
-        else {
-            throw .daemon("the imu daemon at \(path) does not say which chip it serves and at what rate (chip, board, bus, address, rate_hz in its hello: an older daemon?)")
+        guard let served = ServedChip(hello: hello), let model = ChipModel(rawValue: served.identity.chip) else {
+            throw .daemon(ServedChip.missing(at: path))
         }
         self.path = path
         self.model = model
-        var capabilities: MotionCapabilities = [.accelerometer, .gyroscope]
-        if hello["magnetometer"] == .bool(true) { capabilities.insert(.magnetometer) }
-        self.capabilities = capabilities
-        identity = ChipIdentity(chip: chipName, board: board, bus: bus, address: address)
-        self.rateHz = rateHz
+        capabilities = served.magnetometer ? [.accelerometer, .gyroscope, .magnetometer] : [.accelerometer, .gyroscope]
+        identity = served.identity
+        rateHz = served.rateHz
     }
 }
