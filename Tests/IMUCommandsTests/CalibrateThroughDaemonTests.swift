@@ -30,26 +30,35 @@ import Testing
         return nil
     }
 
-    @Test func gyroThroughTheDaemonIsSavedMatchesDirectAndIsApplied() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("calibrate-daemon-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
+    /// `imu run --sim SCENARIO` serving a socket in `directory`, its calibration directory there
+    /// too (IMU_CALIBRATION_DIR, the environment the clients get as well); nil (the failure
+    /// recorded) when it never served the socket.
+    func startDaemon(_ scenario: String, in directory: URL) async throws
+        -> (daemon: IMUProcess, socket: String, calibrationDirectory: String, environment: [String: String])?
+    {
+        let calibrationDirectory = directory.appendingPathComponent("calibration").path
+        try FileManager.default.createDirectory(atPath: calibrationDirectory, withIntermediateDirectories: true)
         let rules = directory.appendingPathComponent("rules.toml")
         try "[[rule]]\nname = \"quiet\"\non = \"slap\"\n  [[rule.action]]\n  command = [\"/bin/true\"]\n"
             .write(to: rules, atomically: true, encoding: .utf8)
-        // The daemon and the clients share one calibration directory, as the service and
-        // `sudo imu calibrate` share /var/lib/imu.
-        let calibrationDirectory = directory.appendingPathComponent("calibration").path
-        try FileManager.default.createDirectory(atPath: calibrationDirectory, withIntermediateDirectories: true)
         let environment = ["IMU_CALIBRATION_DIR": calibrationDirectory]
         let socket = directory.appendingPathComponent("imu.sock").path
-        let daemon = try IMUProcess(["run", "--config", rules.path, "--sim", "still", "--socket", socket], environment: environment)
+        let daemon = try IMUProcess(["run", "--config", rules.path, "--sim", scenario, "--socket", socket], environment: environment)
         let deadline = Date().addingTimeInterval(180)
         while !FileManager.default.fileExists(atPath: socket), Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
         guard FileManager.default.fileExists(atPath: socket) else {
             Issue.record("imu run did not serve \(socket): \(try await daemon.finish(within: 60))")
-            return
+            return nil
         }
+        return (daemon, socket, calibrationDirectory, environment)
+    }
+
+    @Test func gyroThroughTheDaemonIsSavedMatchesDirectAndIsApplied() async throws {
+        // The daemon and the clients share one calibration directory, as the service and
+        // `sudo imu calibrate` share /var/lib/imu.
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("calibrate-daemon-\(UUID().uuidString.prefix(8))")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        guard let (daemon, socket, calibrationDirectory, environment) = try await startDaemon("still", in: directory) else { return }
         // Another client watches the daemon's health throughout: it keeps being served.
         let watcher = try DaemonClient(path: socket)
         _ = try watcher.request(IdentifiedRequest(.subscribe(SubscribeOptions(stream: .health))))
@@ -118,21 +127,8 @@ import Testing
     /// the same time: the same hard iron (the twin's, within the fits' spread), the daemon told.
     @Test func magnetometerThroughTheDaemonMatchesDirect() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("calibrate-mag-\(UUID().uuidString.prefix(8))")
-        let calibrationDirectory = directory.appendingPathComponent("calibration").path
-        try FileManager.default.createDirectory(atPath: calibrationDirectory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let rules = directory.appendingPathComponent("rules.toml")
-        try "[[rule]]\nname = \"quiet\"\non = \"slap\"\n  [[rule.action]]\n  command = [\"/bin/true\"]\n"
-            .write(to: rules, atomically: true, encoding: .utf8)
-        let environment = ["IMU_CALIBRATION_DIR": calibrationDirectory]
-        let socket = directory.appendingPathComponent("imu.sock").path
-        let daemon = try IMUProcess(["run", "--config", rules.path, "--sim", "tumble", "--socket", socket], environment: environment)
-        let deadline = Date().addingTimeInterval(180)
-        while !FileManager.default.fileExists(atPath: socket), Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
-        guard FileManager.default.fileExists(atPath: socket) else {
-            Issue.record("imu run did not serve \(socket): \(try await daemon.finish(within: 60))")
-            return
-        }
+        guard let (daemon, socket, _, environment) = try await startDaemon("tumble", in: directory) else { return }
         async let viaDaemon = imu("calibrate", "mag", "--socket", socket, "--json", within: 300, environment: environment)
         async let viaChip = imu("calibrate", "mag", "--sim", "--no-save", "--json", within: 300, environment: environment)
         let (through, direct) = try await (viaDaemon, viaChip)
