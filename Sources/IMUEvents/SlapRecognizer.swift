@@ -19,9 +19,9 @@ public struct SlapEvent: Sendable, Equatable {
     }
 }
 
-/// Recognises a slap into an open hand: the device is swung sideways (x) and stopped hard. The
-/// swing builds up sideways velocity; the stop is a short, strong acceleration against it. The
-/// slap is reported at the stop, at once (the seed waits half a second), and only once.
+/// Recognises a slap into an open hand: the device is swung sideways (x) from rest and stopped
+/// hard. The swing builds up sideways velocity; the stop is a short, strong acceleration against
+/// it. The slap is reported at the stop, at once (the seed waits half a second), and only once.
 ///
 /// Signs, from first principles: an accelerometer measures specific force f = a − g⃗ (a the
 /// kinematic acceleration, g⃗ gravity, pointing down); Core Motion reports −f/g, so its gravity
@@ -29,12 +29,23 @@ public struct SlapEvent: Sendable, Equatable {
 /// *negative* x user acceleration and its stop positive, and velocity is the integral of
 /// −(user acceleration). (Seed 001's left slap reads positive x during the swing.)
 ///
-/// Velocity is a leaky integral, so slow drift and gravity leaks fade; a tap (a spike with no
-/// swing before it) and a shake's smooth swings do not match: a shake's swing back is about as
-/// strong as its swing, a hand stopping the device is much harder than the arm that swung it.
-/// The acceleration's resting offset (an uncalibrated accelerometer's bias shows in user
-/// acceleration) is followed while the device is calm and taken out first (a high-pass), or it
-/// would add to swings one way and take from the other.
+/// Velocity is a leaky integral; a tap (a spike with no swing before it) and a shake do not
+/// match. A shake is a periodic back-and-forth: each swing back is about as strong as the swing
+/// before it, where a hand stopping the device is much harder than the arm that swung it; and
+/// each swing starts by reversing the previous one, at its speed, where a slap's swing starts
+/// from rest. The second test is what keeps a shake met part way through from being a slap: a
+/// live stream's recognisers first see a shake when the fusion has warmed up, perhaps in the
+/// middle of a swing, whose first swing back then looks harder than the part of the swing seen.
+/// Until the recogniser has seen the device at rest or a swing reverse, it does not know what
+/// came before, and a stop is not a slap.
+///
+/// Rest is sideways acceleration staying within a narrow band for a tenth of a second (a shake
+/// sweeps through nought far faster). At rest the device is not moving, so the velocity
+/// estimate is set to nought (an offset not yet learnt would otherwise drift it into a "swing"
+/// that a shake's first push then "stops"), and the resting offset (an uncalibrated
+/// accelerometer's bias shows in user acceleration: 0.15 g in a twin run) is learnt there and
+/// taken out first (a high-pass), or it would add to swings one way and take from the other.
+/// It starts at nought, not at the first sample, which may be taken in the middle of a swing.
 public struct SlapRecognizer: Sendable, Equatable {
     public struct Parameters: Sendable, Equatable {
         /// A stop is sideways acceleration above this, against the motion (g). The seed's recipe
@@ -59,10 +70,23 @@ public struct SlapRecognizer: Sendable, Equatable {
         public var swingPeakTimeConstant = 1.5
         /// After a slap, the stop's own ringing is ignored this long (s).
         public var refractoryPeriod = 0.3
-        /// The resting offset is followed while sideways acceleration stays this close to it (g),
-        public var calmBandG = 0.15
-        /// with this time constant (s).
-        public var offsetTimeConstant = 1.0
+        /// The swing must start from rest: the device's top speed the other way just before it
+        /// (a backswing, or a shake's previous swing, which is as fast) must be below this
+        /// fraction of the swing's.
+        public var backswingRatio = 0.5
+        /// Rest: sideways acceleration stays within this of where it was and of the offset (g;
+        /// the twin's noise is 0.01 g; a light slap's gentlest swing, 0.16 g at its peak, leaves
+        /// it in 40 ms)
+        public var restBandG = 0.06
+        /// for this long (s): a shake sweeps through nought in milliseconds (its acceleration
+        /// changes by 0.06 g in 5 ms at 1.5 Hz, ±1.2 g).
+        public var restSeconds = 0.1
+        /// Steady further than `restBandG` from the offset learnt so far is rest only after this
+        /// long (s): a gentle swing's crest is steady for a tenth of a second, but no swing
+        /// pushes steadily for half a second.
+        public var settleSeconds = 0.5
+        /// At rest the offset follows the acceleration with this time constant (s).
+        public var offsetTimeConstant = 0.2
 
         public init() {}
     }
@@ -76,8 +100,18 @@ public struct SlapRecognizer: Sendable, Equatable {
     /// When the velocity estimate last changed sign (s).
     private var swingStart = -Double.infinity
     /// Sideways user acceleration at rest (g).
-    private var offset: Double?
+    private var offset = 0.0
     private var quietUntil = -Double.infinity
+    /// The top speed of the swing under way (g·s).
+    private var swingTopSpeed = 0.0
+    /// The top speed of the swing before it, the other way (g·s); infinite while unknown.
+    private var backswingSpeed = Double.infinity
+    /// The stretch of steady acceleration under way: when it began and where (g).
+    private struct Steady: Sendable, Equatable {
+        var time: Double
+        var level: Double
+    }
+    private var steadySince: Steady?
 
     public init(parameters: Parameters = Parameters()) {
         self.parameters = parameters
@@ -89,19 +123,27 @@ public struct SlapRecognizer: Sendable, Equatable {
         let p = parameters
         let dt = lastTime.map { min(max(t - $0, 0), 0.1) } ?? 0
         lastTime = t
-        let resting = offset ?? a.x
-        let highPassed = a.x - resting
-        if abs(highPassed) < p.calmBandG {
-            offset = resting + highPassed * min(1, dt / p.offsetTimeConstant)
+        if let steady = steadySince, abs(a.x - steady.level) < p.restBandG {
+            // Steady near the offset is rest; a steady push (a swing can be one) is not, unless it
+            // lasts longer than any swing: then it is a new resting level.
+            let near = abs(steady.level - offset) < p.restBandG
+            if t - steady.time >= (near ? p.restSeconds : p.settleSeconds) {
+                offset += (a.x - offset) * min(1, dt / p.offsetTimeConstant)
+                velocity = 0
+                backswingSpeed = 0
+                swingTopSpeed = 0
+            }
         } else {
-            offset = resting
+            steadySince = Steady(time: t, level: a.x)
         }
         // Kinematic acceleration toward +x (g): user acceleration is −a/g.
-        let pushed = -highPassed
+        let pushed = -(a.x - offset)
         guard t >= quietUntil else {
             // The stop's own end and ringing build no swing.
             velocity = 0
             swingPeak = 0
+            swingTopSpeed = 0
+            backswingSpeed = 0
             return nil
         }
         defer {
@@ -109,11 +151,19 @@ public struct SlapRecognizer: Sendable, Equatable {
             swingPeak *= max(0, 1 - dt / p.swingPeakTimeConstant)
             if pushed * velocity > 0 { swingPeak = max(swingPeak, abs(pushed)) }
             let faster = velocity + pushed * dt
-            if faster * velocity <= 0 { swingStart = t }
+            if faster * velocity <= 0 {
+                swingStart = t
+                // A reversal: the swing that ends is the next one's backswing. (From nought, at
+                // rest, at the start or after a stop, there was none to measure.)
+                if velocity != 0 { backswingSpeed = swingTopSpeed }
+                swingTopSpeed = 0
+            }
             velocity = faster - faster * min(1, dt / p.velocityTimeConstant)
+            swingTopSpeed = max(swingTopSpeed, abs(velocity))
         }
         let stopping = abs(pushed) >= max(p.stopThresholdG, p.stopToSwingRatio * swingPeak) && pushed * velocity < 0
-        guard stopping, abs(velocity) >= p.minimumSwingSpeed, t - swingStart >= p.minimumSwingSeconds else { return nil }
+        guard stopping, abs(velocity) >= p.minimumSwingSpeed, t - swingStart >= p.minimumSwingSeconds,
+              backswingSpeed <= p.backswingRatio * swingTopSpeed else { return nil }
         let direction: SlapDirection = velocity > 0 ? .right : .left
         quietUntil = t + p.refractoryPeriod
         velocity = 0
