@@ -5,8 +5,8 @@
 #   1. Benchmarks/DecodeBenchmark and FusionBenchmark, each tree's own sources, built with plain
 #      swiftc against that tree's release modules and a stand-in for package-benchmark's API
 #      (Scripts/bench-redesign/), because package-benchmark cannot be resolved without network:
-#      ns per sample (fastest, median) over ROUNDS interleaved runs, and callgrind instructions
-#      per sample (deterministic).
+#      CPU ns per sample or update (fastest, median) over ROUNDS interleaved runs, and
+#      callgrind instructions per sample or update in the timed loop (deterministic).
 #   2. The twin through the whole pipeline in virtual time (acquisition → calibration → fusion
 #      → recognisers → output): `imu events --sim shake --virtual-time` and `imu stream --sim
 #      figure-eight --virtual-time --format jsonl`: callgrind instructions per sample (the
