@@ -96,7 +96,8 @@ public final class MotionEngine: @unchecked Sendable {
     public var shouldStop: () -> Bool = { false }
 
     private struct Observer {
-        let streams: Set<MotionStream>
+        /// The streams as `MotionStream.bit`s.
+        let streamBits: UInt8
         let handler: (MotionOutput) -> Void
     }
 
@@ -116,9 +117,11 @@ public final class MotionEngine: @unchecked Sendable {
         var ended = false
 
         /// Whether anything needs samples, motion or events (health alone does not wake the chip).
-        var hasDemand: Bool {
-            observerList.contains { !$0.streams.subtracting([.health]).isEmpty }
-                || queueList.contains { !$0.streams.subtracting([.health]).isEmpty }
+        var hasDemand: Bool { streamsWanted & ~MotionStream.health.bit != 0 }
+
+        /// The streams anyone wants, as `MotionStream.bit`s.
+        var streamsWanted: UInt8 {
+            observerList.reduce(0) { $0 | $1.streamBits } | queueList.reduce(0) { $0 | $1.streamBits }
         }
     }
 
@@ -176,7 +179,7 @@ public final class MotionEngine: @unchecked Sendable {
     public func observe(_ streams: Set<MotionStream>, _ handler: @escaping (MotionOutput) -> Void) -> Int {
         subscribers.withLock {
             $0.nextKey += 1
-            $0.observers[$0.nextKey] = Observer(streams: streams, handler: handler)
+            $0.observers[$0.nextKey] = Observer(streamBits: MotionStream.bits(streams), handler: handler)
             return $0.nextKey
         }
     }
@@ -310,10 +313,12 @@ public final class MotionEngine: @unchecked Sendable {
 
         func process(_ raw: MotionSample) -> Bool {
             applyPipelineChanges()
-            let (observers, queues, wantsHealth) = outputsWanted(at: raw.timestamp, lastHealthTold: &lastHealthTold)
-            publish(.sample(raw), observers, queues)
+            let (observers, queues, wantsHealth, wanted) = outputsWanted(at: raw.timestamp, lastHealthTold: &lastHealthTold)
+            // A sample or a motion nobody wants is not wrapped and handed round (a command that
+            // prints events only would copy both for nothing at every sample).
+            if wanted & MotionStream.samples.bit != 0 { publish(.sample(raw), observers, queues) }
             let step = pipeline.update(raw)
-            if let motion = step.motion { publish(.motion(motion), observers, queues) }
+            if let motion = step.motion, wanted & MotionStream.motion.bit != 0 { publish(.motion(motion), observers, queues) }
             for event in step.events { publish(.event(event), observers, queues) }
             if let health = wantsHealth { publish(.health(health), observers, queues) }
             return isStopping
@@ -385,10 +390,11 @@ public final class MotionEngine: @unchecked Sendable {
         publish(.health(health), observers, queues)
     }
 
-    /// The subscribers of this sample, and the health to tell with it (once a second).
+    /// The subscribers of this sample, the health to tell with it (once a second) and the
+    /// streams they want (`MotionStream.bit`s).
     private func outputsWanted(
         at timestamp: Double, lastHealthTold: inout Double
-    ) -> ([Observer], [MotionSubscription], EngineHealth?) {
+    ) -> ([Observer], [MotionSubscription], EngineHealth?, UInt8) {
         subscribers.withLock { state in
             state.health.samples += 1
             state.health.timestamp = timestamp
@@ -397,13 +403,13 @@ public final class MotionEngine: @unchecked Sendable {
                 lastHealthTold = timestamp
                 health = state.health
             }
-            return (state.observerList, state.queueList, health)
+            return (state.observerList, state.queueList, health, state.streamsWanted)
         }
     }
 
     private func publish(_ output: MotionOutput, _ observers: [Observer], _ queues: [MotionSubscription]) {
-        let stream = output.stream
-        for observer in observers where observer.streams.contains(stream) { observer.handler(output) }
+        let bit = output.stream.bit
+        for observer in observers where observer.streamBits & bit != 0 { observer.handler(output) }
         for queue in queues where queue.wants(output) { queue.offer(output) }
     }
 

@@ -17,6 +17,21 @@ public enum MotionStream: String, CaseIterable, Sendable, Comparable {
     public static func < (a: Self, b: Self) -> Bool {
         allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
     }
+
+    /// One bit per stream, for the checks the engine makes for every sample and output: a
+    /// `Set`'s lookups hash the raw-value string each time.
+    var bit: UInt8 {
+        switch self {
+        case .samples: 1
+        case .motion: 2
+        case .events: 4
+        case .health: 8
+        }
+    }
+
+    static func bits(_ streams: Set<MotionStream>) -> UInt8 {
+        streams.reduce(0) { $0 | $1.bit }
+    }
 }
 
 /// One output of the engine.

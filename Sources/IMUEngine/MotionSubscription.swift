@@ -12,6 +12,8 @@ public final class MotionSubscription: @unchecked Sendable {
     public let motionDivisor: Int
     /// Only these event types (`MotionEvent.type`); nil: all.
     public let eventTypes: Set<String>?
+    /// `streams` as `MotionStream.bit`s.
+    let streamBits: UInt8
 
     private let condition = NSCondition()
     private var queue: [MotionOutput?]
@@ -26,6 +28,7 @@ public final class MotionSubscription: @unchecked Sendable {
 
     init(streams: Set<MotionStream>, capacity: Int, motionDivisor: Int, eventTypes: Set<String>?) {
         self.streams = streams
+        streamBits = MotionStream.bits(streams)
         self.capacity = max(1, capacity)
         self.motionDivisor = max(1, motionDivisor)
         self.eventTypes = eventTypes
@@ -40,7 +43,7 @@ public final class MotionSubscription: @unchecked Sendable {
 
     /// Whether this subscriber wants `output` (streams, divisor, event types). Engine thread only.
     func wants(_ output: MotionOutput) -> Bool {
-        guard streams.contains(output.stream) else { return false }
+        guard streamBits & output.stream.bit != 0 else { return false }
         switch output {
         case .motion:
             motionsSeen += 1
