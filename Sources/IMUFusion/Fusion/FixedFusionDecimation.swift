@@ -18,8 +18,15 @@ public struct FixedFusionDecimation: Sendable, Equatable {
     public var gyroSumQ16 = WideVector3.zero
     public var accelSumQ16 = WideVector3.zero
     /// The specific force rotated into the almost-inertial frame (Q40 g): the inclination
-    /// correction's input.
+    /// correction's input. In groups of `FixedFusionGains.forceGroupLength` samples (3 at
+    /// biasDecimation 16): their sum rotated by the middle one's attitude, a group cut short
+    /// by the decimated sample by its last one's (the reference's `InclinationCorrection`
+    /// says what that costs in accuracy).
     public var inertialForceSum = WideVector3.zero
+    /// The current group's samples so far, its middle attitude, and `accelSumQ16` before it.
+    public var groupPhase: Int32 = 0
+    public var groupAttitude = FixedQuaternion.identity
+    public var accelSumBeforeGroup = WideVector3.zero
 
     @inlinable public init() {}
 
@@ -30,6 +37,20 @@ public struct FixedFusionDecimation: Sendable, Equatable {
     @inlinable @inline(__always)
     var forceSumWide: WideVector3 {
         WideVector3(x: 0 &- (accelSumQ16.x &<< 24), y: 0 &- (accelSumQ16.y &<< 24), z: 0 &- (accelSumQ16.z &<< 24))
+    }
+
+    /// The group ends with this sample: its force sum, rotated by `attitude`, into the
+    /// almost-inertial frame. A group sums ≤ 3 clamped samples (|components| ≤ 3 · 2^21 in
+    /// Q16.16, |Σf| < 2^23.4), inside `rotatedWide`'s range (see there).
+    @inlinable @inline(__always)
+    mutating func endGroup(attitude: FixedQuaternion) {
+        let sum = accelSumQ16 - accelSumBeforeGroup
+        accelSumBeforeGroup = accelSumQ16
+        groupPhase = 0
+        let force = FixedVector3(
+            x: Q16(raw: Int32(truncatingIfNeeded: sum.x)), y: Q16(raw: Int32(truncatingIfNeeded: sum.y)),
+            z: Q16(raw: Int32(truncatingIfNeeded: sum.z)))
+        inertialForceSum = inertialForceSum + attitude.rotatedWide(specificForceOf: force)
     }
 
     /// The mean of a sum over `count` samples, rounded (a shift for the usual counts of 16 and 8).

@@ -61,8 +61,15 @@ public func fixedFusionUpdate(
     } else {
         s.gyroAttitude = (s.gyroAttitude * delta.quaternion).renormalized()
     }
-    s.decimation.inertialForceSum = s.decimation.inertialForceSum + s.gyroAttitude.rotatedWide(specificForceOf: accel)
-
+    // The specific force into the almost-inertial frame, group by group (see
+    // `FixedFusionDecimation.inertialForceSum`); a group cut short ends in
+    // `fixedFusionDecimatedStep`.
+    s.decimation.groupPhase &+= 1
+    if s.decimation.groupPhase == 2 { s.decimation.groupAttitude = s.gyroAttitude }
+    let length = s.gains.forceGroupLength
+    if s.decimation.groupPhase >= length {
+        s.decimation.endGroup(attitude: length > 1 ? s.decimation.groupAttitude : s.gyroAttitude)
+    }
     if s.decimation.count >= s.gains.biasDecimation {
         fixedFusionDecimatedStep(state: &s, coefficients: c)
     }
@@ -83,6 +90,7 @@ public func fixedFusionUpdate(
 /// Out of line: the per-sample path stays short.
 @usableFromInline @inline(never)
 func fixedFusionDecimatedStep(state s: inout FixedFusionState, coefficients c: FixedFusionCoefficients) {
+    if s.decimation.groupPhase > 0 { s.decimation.endGroup(attitude: s.gyroAttitude) }
     let sums = s.decimation
     s.elapsedAtDecimation = advanced(s.elapsedAtDecimation, by: sums.span)
     s.magneticDtAtDecimation = advanced(s.magneticDtAtDecimation, by: sums.span)

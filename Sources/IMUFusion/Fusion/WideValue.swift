@@ -136,12 +136,13 @@ extension FixedMatrix3 {
 }
 
 extension FixedQuaternion {
-    /// q f q* for a unit q and a clamped sample f (Q16.16, |components| ≤ 2^21), kept at Q40
-    /// like `FixedMatrix3.timesWide` (the low-pass after it averages far below the input's
-    /// LSB), by f + 2w(u × f) + 2u × (u × f) with u the vector part: 15 multiplies instead of
-    /// the 19 of forming R(q) and multiplying. t = u × f is rounded to Q24 (|t| ≤ |f| ≤ 2^5.8 g,
-    /// error 3 × 10⁻⁸ g); w·t + u × t is Q54 (each product ≤ 2^60, the sum ≤ 3 · 2^60), which is
-    /// the doubled term in Q53, where f is f·2^37 (≤ 2^58): all inside Int64.
+    /// q f q* for a unit q and f a clamped sample or the sum of up to three (Q16.16,
+    /// |components| ≤ 3 · 2^21, |f| < 2^23.4), kept at Q40 like `FixedMatrix3.timesWide` (the
+    /// low-pass after it averages far below the input's LSB), by f + 2w(u × f) + 2u × (u × f)
+    /// with u the vector part: 15 multiplies instead of the 19 of forming R(q) and
+    /// multiplying. t = u × f is rounded to Q24 (|t| ≤ |f| < 2^31.4 raw, error 3 × 10⁻⁸ g);
+    /// w·t + u × t is Q54 (|·| ≤ √2·|q|·|t| < 2^61.9), the doubled term in Q53, where f is
+    /// f·2^37 (< 2^59.6): all inside Int64.
     @inlinable @inline(__always)
     func rotatedWide(_ f: FixedVector3<Q16>) -> WideVector3 {
         rotatedWide(f, negated: false)
