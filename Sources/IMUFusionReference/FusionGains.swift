@@ -42,6 +42,10 @@ public struct FusionGains: Sendable, Equatable {
     /// The rest bias's gain over `biasDecimation` samples, 1 − (1 − restBias)^N: its step runs
     /// on the decimated samples only, where the rest test and its mean change.
     public var restBiasDecimated: Double = 0
+    /// The specific force goes into the almost-inertial frame in groups of this many samples
+    /// (3 with biasDecimation 16, else 1): their sum rotated by the middle one's attitude (see
+    /// `InclinationCorrection`).
+    public var forceGroupLength = 1
 
     public init() {}
 
@@ -55,6 +59,7 @@ public struct FusionGains: Sendable, Equatable {
         // in magnetic disturbances wants ≥ 32 Hz: trial 32 loses 0.18° at 18 Hz).
         magneticMinimumInterval = (Double(min(biasDecimation, 8)) - 0.5) * dt
         restStageDecimated = lowPassGain(tau: p.restFilterTau / 2, dt: Double(biasDecimation) * dt)
+        forceGroupLength = biasDecimation == 16 ? 3 : 1
         var keeps = 1.0
         for _ in 0..<biasDecimation { keeps *= 1 - restBias }
         restBiasDecimated = 1 - keeps

@@ -70,6 +70,10 @@ public func update(
         bias: &s.bias, rest: s.rest, correction: correction, attitude6D: q6, dt: dt, gains: s.gains,
         warmUpGain: warmUpGain, limit: biasLimit, decimated: decimated, parameters: p)
 
+    // The heading's uncertainty grows without magnetometer, before this sample's correction (the
+    // fixed core adds the growth since the last magnetometer sample in one step, there and
+    // in its outputs: the same value, the growth being linear and the clamp at π monotone).
+    if s.heading.accuracy < .pi { s.heading.accuracy = min(s.heading.accuracy + p.headingDriftRate * dt, .pi) }
     s.magneticDt += dt
     if let mag, s.magneticDt >= s.gains.magneticMinimumInterval, isFinite(mag) {
         let magDt = s.magneticDt
@@ -86,7 +90,6 @@ public func update(
                 limit: max(p.magneticBiasClip, p.biasClip))
         }
     }
-    if s.heading.accuracy < .pi { s.heading.accuracy = min(s.heading.accuracy + p.headingDriftRate * dt, .pi) }
 }
 
 @inline(__always)

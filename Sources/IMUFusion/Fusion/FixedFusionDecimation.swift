@@ -4,21 +4,54 @@
 /// the warm-up too, their low-passes then averaging span by span) they run on these sums,
 /// which then start again from zero.
 ///
-/// Sums of ≤ 16 clamped samples (Q40: |rate| ≤ 2^46, |force| ≤ 2^45) stay far inside Int64.
+/// The rate and the acceleration are summed as they come (Q16.16, no shift per sample) and
+/// widened on the decimated sample (`gyroSumWide`, `forceSumWide`: the same integers as sums
+/// of widened samples). Sums of ≤ 16 clamped samples (Q40: |rate| ≤ 2^46, |force| ≤ 2^45)
+/// stay far inside Int64.
 public struct FixedFusionDecimation: Sendable, Equatable {
     /// Samples summed.
     public var count: Int32 = 0
     /// The time they span (Q30 s).
     public var span: Int64 = 0
-    /// The raw rate (Q40 rad/s, bias included) and the specific force (Q40 g), device frame:
-    /// the rest test's inputs.
-    public var gyroSum = WideVector3.zero
-    public var forceSum = WideVector3.zero
+    /// The raw rate (Q16.16 rad/s, bias included) and the acceleration (Q16.16 g, Core Motion
+    /// sign: minus the specific force), device frame, summed: the rest test's inputs.
+    public var gyroSumQ16 = WideVector3.zero
+    public var accelSumQ16 = WideVector3.zero
     /// The specific force rotated into the almost-inertial frame (Q40 g): the inclination
-    /// correction's input.
+    /// correction's input. In groups of `FixedFusionGains.forceGroupLength` samples (3 at
+    /// biasDecimation 16): their sum rotated by the middle one's attitude, a group cut short
+    /// by the decimated sample by its last one's (the reference's `InclinationCorrection`
+    /// says what that costs in accuracy).
     public var inertialForceSum = WideVector3.zero
+    /// The current group's samples so far, its middle attitude, and `accelSumQ16` before it.
+    public var groupPhase: Int32 = 0
+    public var groupAttitude = FixedQuaternion.identity
+    public var accelSumBeforeGroup = WideVector3.zero
 
     @inlinable public init() {}
+
+    /// Σ rate as Q40 rad/s.
+    @inlinable @inline(__always)
+    var gyroSumWide: WideVector3 { WideVector3(x: gyroSumQ16.x &<< 24, y: gyroSumQ16.y &<< 24, z: gyroSumQ16.z &<< 24) }
+    /// Σ specific force (−acceleration) as Q40 g.
+    @inlinable @inline(__always)
+    var forceSumWide: WideVector3 {
+        WideVector3(x: 0 &- (accelSumQ16.x &<< 24), y: 0 &- (accelSumQ16.y &<< 24), z: 0 &- (accelSumQ16.z &<< 24))
+    }
+
+    /// The group ends with this sample: its force sum, rotated by `attitude`, into the
+    /// almost-inertial frame. A group sums ≤ 3 clamped samples (|components| ≤ 3 · 2^21 in
+    /// Q16.16, |Σf| < 2^23.4), inside `rotatedWide`'s range (see there).
+    @inlinable @inline(__always)
+    mutating func endGroup(attitude: FixedQuaternion) {
+        let sum = accelSumQ16 - accelSumBeforeGroup
+        accelSumBeforeGroup = accelSumQ16
+        groupPhase = 0
+        let force = FixedVector3(
+            x: Q16(raw: Int32(truncatingIfNeeded: sum.x)), y: Q16(raw: Int32(truncatingIfNeeded: sum.y)),
+            z: Q16(raw: Int32(truncatingIfNeeded: sum.z)))
+        inertialForceSum = inertialForceSum + attitude.rotatedWide(specificForceOf: force)
+    }
 
     /// The mean of a sum over `count` samples, rounded (a shift for the usual counts of 16 and 8).
     @inlinable @inline(__always)

@@ -39,6 +39,9 @@ public struct FixedFusionGains: Sendable, Equatable {
     /// The rest bias's gain over `biasDecimation` samples (Q30): its step runs on the decimated
     /// samples only, where the rest test and its mean change.
     public var restBiasDecimated: Int64 = 0
+    /// The specific force goes into the almost-inertial frame in groups of 3 samples with
+    /// biasDecimation 16, else sample by sample: see `FixedFusionDecimation.inertialForceSum`.
+    public var forceGroupLength: Int32 = 1
 
     @inlinable public init() {}
 
@@ -56,6 +59,7 @@ public struct FixedFusionGains: Sendable, Equatable {
         biasStage = fixedLowPassGain(tau: c.accelerometerTau / 2, dt: Int64(biasDecimation) &* dt)
         magneticMinimumInterval = (Int64(2 &* Swift.min(biasDecimation, 8) &- 1) &* dt) &>> 1
         restStageDecimated = fixedLowPassGain(tau: c.restFilterTau / 2, dt: Int64(biasDecimation) &* dt)
+        forceGroupLength = biasDecimation == 16 ? 3 : 1
         // N steps of gain k towards a reference that holds between decimated samples close
         // 1 − (1 − k)^N of the gap: one step of that gain on the decimated sample instead.
         var keeps = Int64(1) << 30

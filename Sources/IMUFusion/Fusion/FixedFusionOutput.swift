@@ -45,7 +45,7 @@ extension FixedFusionState {
         let gravity = FixedVector3(x: -row2.x, y: -row2.y, z: -row2.z)
         let bias = self.bias.q16
         let accuracy = heading.isInitialised
-            ? Q29(raw: saturatedInt32(roundingShiftRight(heading.accuracy, by: 11))) : Q29.pi
+            ? Q29(raw: saturatedInt32(roundingShiftRight(headingAccuracy(coefficients: c), by: 11))) : Q29.pi
         return FixedFusionOutput(
             attitude: q, gravity: gravity, userAcceleration: lastAccel - FixedVector3<Q16>(gravity),
             rotationRate: lastGyro - bias, gyroBias: bias, isAtRest: rest.isAtRest,

@@ -27,20 +27,19 @@ public func fixedFusionUpdate(
 
     // Per sample, the decimated parts only sum their inputs (see `fixedFusionDecimatedStep`);
     // the span is also the time since `elapsedAtDecimation` and `magneticDtAtDecimation`.
-    let gyroWide = WideVector3(gyro)
-    let specificForce = FixedVector3(x: -accel.x, y: -accel.y, z: -accel.z)
-    let forceWide = WideVector3(specificForce)
+    // The sums stay Q16.16 (widened on the decimated sample) and hold the acceleration, not
+    // the specific force: no shifts and no negations per sample.
     s.decimation.count &+= 1
     s.decimation.span &+= step
-    s.decimation.gyroSum = s.decimation.gyroSum + gyroWide
-    s.decimation.forceSum = s.decimation.forceSum + forceWide
+    s.decimation.gyroSumQ16 = s.decimation.gyroSumQ16 + WideVector3(raw: gyro)
+    s.decimation.accelSumQ16 = s.decimation.accelSumQ16 + WideVector3(raw: accel)
 
     // Gyro integration: θ = (ω − b)·dt (Q3.29), the reference's second-order step. The rate
     // is rounded to Q26 (1.5 × 10⁻⁸ rad/s, far below the angle's LSB over a step): |ω − b| ≤
     // 64 + 2 rad/s per component (clamped sample, bias range < 2 rad/s) < 2^6.05, as Q26
     // < 2^32.05, times dt (< 2^30) < 2^62.05: one 64-bit product, no 128-bit one. Below
     // dt = 1/17 s no component reaches Q3.29's ±4 rad (66/17 = 3.9 rad): no saturation.
-    let rate = gyroWide - s.bias
+    let rate = WideVector3(gyro) - s.bias
     @inline(__always) func angle(_ v: Int64) -> Int64 { roundingShiftRight(roundingShiftRight(v, by: 14) &* step, by: 27) }
     let theta: FixedVector3<Q29>
     if step < (1 << 30) / 17 {
@@ -62,20 +61,26 @@ public func fixedFusionUpdate(
     } else {
         s.gyroAttitude = (s.gyroAttitude * delta.quaternion).renormalized()
     }
-    s.decimation.inertialForceSum = s.decimation.inertialForceSum + s.gyroAttitude.rotatedWide(specificForce)
-
+    // The specific force into the almost-inertial frame, group by group (see
+    // `FixedFusionDecimation.inertialForceSum`); a group cut short ends in
+    // `fixedFusionDecimatedStep`.
+    s.decimation.groupPhase &+= 1
+    if s.decimation.groupPhase == 2 { s.decimation.groupAttitude = s.gyroAttitude }
+    let length = s.gains.forceGroupLength
+    if s.decimation.groupPhase >= length {
+        s.decimation.endGroup(attitude: length > 1 ? s.decimation.groupAttitude : s.gyroAttitude)
+    }
     if s.decimation.count >= s.gains.biasDecimation {
         fixedFusionDecimatedStep(state: &s, coefficients: c)
     }
     // magneticDt ≥ interval without its saturation: the interval (< 1 s) is below the limit,
     // and base + span (≤ 2^40 + 8.2 s) cannot overflow.
+    // The heading accuracy's growth without magnetometer (the reference's per-sample
+    // min(accuracy + rate·dt, π)) is folded in lazily: `heading.accuracy` holds it as of the
+    // last magnetometer sample used, and `headingAccuracy` adds the drift over `magneticDt`
+    // (the same value: the growth is linear and the clamp at π monotone).
     if let mag, s.magneticDtAtDecimation &+ s.decimation.span >= s.gains.magneticMinimumInterval {
         fixedFusionMagnetometerStep(state: &s, coefficients: c, mag: mag)
-    }
-    if s.heading.accuracy < c.pi {
-        // drift (Q30 rad/s) · dt (Q30 s) = Q60 → Q40.
-        let drift = roundingShiftRight(Int64(c.parameters.headingDriftRate.raw) &* step, by: 20)
-        s.heading.accuracy = Swift.min(s.heading.accuracy &+ drift, c.pi)
     }
 }
 
@@ -85,12 +90,15 @@ public func fixedFusionUpdate(
 /// Out of line: the per-sample path stays short.
 @usableFromInline @inline(never)
 func fixedFusionDecimatedStep(state s: inout FixedFusionState, coefficients c: FixedFusionCoefficients) {
+    if s.decimation.groupPhase > 0 { s.decimation.endGroup(attitude: s.gyroAttitude) }
     let sums = s.decimation
     s.elapsedAtDecimation = advanced(s.elapsedAtDecimation, by: sums.span)
     s.magneticDtAtDecimation = advanced(s.magneticDtAtDecimation, by: sums.span)
     s.decimation = FixedFusionDecimation()
     let gyro = WideVector3(s.lastGyro)
-    let specificForce = WideVector3(FixedVector3(x: -s.lastAccel.x, y: -s.lastAccel.y, z: -s.lastAccel.z))
+    // The clamped sample's negation cannot overflow.
+    let accel = WideVector3(s.lastAccel)
+    let specificForce = WideVector3(x: 0 &- accel.x, y: 0 &- accel.y, z: 0 &- accel.z)
     // The per-sample products leave the attitude's norm to drift by a few LSB (see
     // `fixedFusionUpdate`): back to unit here, before the parts below use it.
     s.gyroAttitude = s.gyroAttitude.renormalized()
@@ -111,7 +119,7 @@ func fixedFusionDecimatedStep(state s: inout FixedFusionState, coefficients c: F
             || gap.z.magnitude > c.restRelevelGap.magnitude {
             s.bias = measured
             s.biasCenter = measured
-            let gravity = s.gyroAttitude.rotatedWide(FixedVector3(x: -s.lastAccel.x, y: -s.lastAccel.y, z: -s.lastAccel.z))
+            let gravity = s.gyroAttitude.rotatedWide(specificForceOf: s.lastAccel)
             s.accelLowPass.stage1 = gravity
             s.accelLowPass.stage2 = gravity
             s.biasEstimator.rememberBias(s.bias)
@@ -149,18 +157,44 @@ extension FixedFusionState {
 @usableFromInline @inline(never)
 func fixedFusionMagnetometerStep(state s: inout FixedFusionState, coefficients c: FixedFusionCoefficients, mag: FixedVector3<Q16>) {
     let magDt = s.magneticDt
+    // The accuracy's drift since the last magnetometer sample used, this sample's dt included
+    // (the reference adds each sample's before its magnetometer step).
+    s.heading.accuracy = s.heading.accuracy(drifting: magDt, coefficients: c)
     s.magneticDtAtDecimation = -s.decimation.span  // magneticDt = 0 from here
     if isStale(s.magneticGains.dt, for: magDt) { s.magneticGains = FixedMagneticGains(coefficients: c, dt: magDt) }
     let turning = s.rest.gyroReference.stage2.squaredLengthQ48 >= c.magneticNewFieldMinRateSquared
     // The vertical bias learns once the inclination has settled and no rest measured the bias lately.
     let learnsBias = s.elapsed >= c.accelerometerTau && s.rest.sinceRest >= c.magneticBiasRestHold
+    let attitude6D = s.unitAttitude6D  // once: the heading's update is out of line
     let biasGain = s.heading.update(
-        magEarth: s.heading.heading.rotateAboutVertical(s.unitAttitude6D.rotatedField(clampedSample(mag, limit: 2048))),
+        magEarth: s.heading.heading.rotateAboutVertical(attitude6D.rotatedField(clampedSample(mag, limit: 2048))),
         dt: magDt, gains: s.magneticGains, turning: turning, learnsBias: learnsBias, coefficients: c)
     if biasGain > 0 {
         FixedGyroBiasEstimator.learnAlongVertical(
-            bias: &s.bias, headingError: s.heading.lastError, gain: biasGain, up: s.unitAttitude6D.unitRotationMatrix.row2,
+            bias: &s.bias, headingError: s.heading.lastError, gain: biasGain, up: attitude6D.unitRotationMatrix.row2,
             limit: c.magneticBiasClip)
+    }
+}
+
+extension FixedFusionState {
+    /// The heading accuracy (Q40 rad) after the last sample: `heading.accuracy` with the drift
+    /// since the last magnetometer sample used (see `fixedFusionUpdate`).
+    @inlinable
+    public func headingAccuracy(coefficients c: FixedFusionCoefficients) -> Int64 {
+        heading.accuracy(drifting: magneticDt, coefficients: c)
+    }
+}
+
+extension FixedHeadingCorrection {
+    /// `accuracy` after `duration` (Q30 s) without a magnetometer sample: plus
+    /// headingDriftRate · duration, at most π (Q40 rad). For one sample's dt the same integer as
+    /// rounding rate·dt (Q60) to Q40.
+    @inlinable @inline(__always)
+    func accuracy(drifting duration: Int64, coefficients c: FixedFusionCoefficients) -> Int64 {
+        guard accuracy < c.pi else { return accuracy }
+        // rate (Q30 rad/s, < 2^31) · duration·2^10 (Q40 s, ≤ 2^50) / 2^30 = Q40 rad.
+        let drift = wideProduct(Int64(c.parameters.headingDriftRate.raw), duration &<< 10)
+        return Swift.min(accuracy &+ drift, c.pi)
     }
 }
 

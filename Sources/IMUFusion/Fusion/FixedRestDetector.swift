@@ -27,8 +27,9 @@ public struct FixedRestDetector: Sendable, Equatable {
         warmUpGain: Int64, biasCenter: WideVector3, coefficients c: FixedFusionCoefficients
     ) {
         let k = gains.restStageDecimated
-        let gyroLp = gyroReference.update(sums.mean(sums.gyroSum), gain: k, warmUpGain: warmUpGain)
-        let accelLp = accelReference.update(sums.mean(sums.forceSum), gain: k, warmUpGain: warmUpGain)
+        let gyroMean = sums.mean(sums.gyroSumWide)
+        let gyroLp = gyroReference.update(gyroMean, gain: k, warmUpGain: warmUpGain)
+        let accelLp = accelReference.update(sums.mean(sums.forceSumWide), gain: k, warmUpGain: warmUpGain)
         let span = sums.span
         // Stillness from the rate's variation, not its size (see the reference): near the known
         // offset the loose acceleration test, anywhere inside restBiasClip the strict one.
@@ -47,7 +48,7 @@ public struct FixedRestDetector: Sendable, Equatable {
             // ≤ 2^30 when span ≤ window, and the shift stays inside Int64).
             let window = Swift.max(Swift.min(duration, c.restMeanWindow), span)
             let gain = ((span &<< 30) &+ window / 2) / window
-            stillMean = stillMean + (sums.mean(sums.gyroSum) - stillMean).scaled(by: gain)
+            stillMean = stillMean + (gyroMean - stillMean).scaled(by: gain)
             if duration >= c.restMinDuration { isAtRest = true }
         } else {
             duration = 0

@@ -68,6 +68,10 @@ public struct WideVector3: Sendable, Equatable {
     @inlinable @inline(__always)
     public init(_ v: FixedVector3<Q30>) { self.init(x: wide(v.x), y: wide(v.y), z: wide(v.z)) }
 
+    /// A Q16.16 sample's raw integers, unscaled (for sums widened later).
+    @inlinable @inline(__always)
+    public init(raw v: FixedVector3<Q16>) { self.init(x: Int64(v.x.raw), y: Int64(v.y.raw), z: Int64(v.z.raw)) }
+
     /// Wrapping sum; the states are far inside the range (|·| ≤ 2^52).
     @inlinable @inline(__always)
     public static func + (a: WideVector3, b: WideVector3) -> WideVector3 {
@@ -132,21 +136,35 @@ extension FixedMatrix3 {
 }
 
 extension FixedQuaternion {
-    /// q f q* for a unit q and a clamped sample f (Q16.16, |components| ≤ 2^21), kept at Q40
-    /// like `FixedMatrix3.timesWide` (the low-pass after it averages far below the input's
-    /// LSB), by f + 2w(u × f) + 2u × (u × f) with u the vector part: 15 multiplies instead of
-    /// the 19 of forming R(q) and multiplying. t = u × f is rounded to Q24 (|t| ≤ |f| ≤ 2^5.8 g,
-    /// error 3 × 10⁻⁸ g); w·t + u × t is Q54 (each product ≤ 2^60, the sum ≤ 3 · 2^60), which is
-    /// the doubled term in Q53, where f is f·2^37 (≤ 2^58): all inside Int64.
+    /// q f q* for a unit q and f a clamped sample or the sum of up to three (Q16.16,
+    /// |components| ≤ 3 · 2^21, |f| < 2^23.4), kept at Q40 like `FixedMatrix3.timesWide` (the
+    /// low-pass after it averages far below the input's LSB), by f + 2w(u × f) + 2u × (u × f)
+    /// with u the vector part: 15 multiplies instead of the 19 of forming R(q) and
+    /// multiplying. t = u × f is rounded to Q24 (|t| ≤ |f| < 2^31.4 raw, error 3 × 10⁻⁸ g);
+    /// w·t + u × t is Q54 (|·| ≤ √2·|q|·|t| < 2^61.9), the doubled term in Q53, where f is
+    /// f·2^37 (< 2^59.6): all inside Int64.
     @inlinable @inline(__always)
     func rotatedWide(_ f: FixedVector3<Q16>) -> WideVector3 {
+        rotatedWide(f, negated: false)
+    }
+
+    /// `rotatedWide(−a)` for a clamped acceleration a (Core Motion sign), the specific force,
+    /// without negating a: the same integers (y·(−a_z) − z·(−a_y) = z·a_y − y·a_z exactly, and
+    /// (−a_x)·2^37 = −(a_x·2^37)), so the sign goes into the formula's operand order.
+    @inlinable @inline(__always)
+    func rotatedWide(specificForceOf a: FixedVector3<Q16>) -> WideVector3 {
+        rotatedWide(a, negated: true)
+    }
+
+    @inlinable @inline(__always)
+    func rotatedWide(_ f: FixedVector3<Q16>, negated: Bool) -> WideVector3 {
         let (w, x, y, z) = (Int64(self.w.raw), Int64(self.x.raw), Int64(self.y.raw), Int64(self.z.raw))
         let (fx, fy, fz) = (Int64(f.x.raw), Int64(f.y.raw), Int64(f.z.raw))
-        let tx = roundingShiftRight(y &* fz &- z &* fy, by: 22)
-        let ty = roundingShiftRight(z &* fx &- x &* fz, by: 22)
-        let tz = roundingShiftRight(x &* fy &- y &* fx, by: 22)
+        let tx = roundingShiftRight(negated ? z &* fy &- y &* fz : y &* fz &- z &* fy, by: 22)
+        let ty = roundingShiftRight(negated ? x &* fz &- z &* fx : z &* fx &- x &* fz, by: 22)
+        let tz = roundingShiftRight(negated ? y &* fx &- x &* fy : x &* fy &- y &* fx, by: 22)
         @inline(__always) func q40(_ f: Int64, _ doubled: Int64) -> Int64 {
-            roundingShiftRight((f &<< 37) &+ doubled, by: 13)
+            roundingShiftRight(negated ? doubled &- (f &<< 37) : (f &<< 37) &+ doubled, by: 13)
         }
         return WideVector3(
             x: q40(fx, w &* tx &+ (y &* tz &- z &* ty)),
