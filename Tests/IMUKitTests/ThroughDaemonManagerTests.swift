@@ -107,10 +107,11 @@ import Testing
         let motion = motions.all
         #expect(motion.allSatisfy { $0.attitude.referenceFrame == frame })
         #expect(motion.count >= 200)
-        let daemonMotion = Dictionary(daemon.motions.all.map { (Int(($0.timestamp * 1e4).rounded()), $0) }, uniquingKeysWith: { a, _ in a })
+        // Matched by time: the manager's are the socket's printed times (1e-6 s), the daemon's exact.
+        let daemonMotion = daemon.motions.all
         var compared = 0
         for m in motion.suffix(50) {
-            guard let d = daemonMotion[Int((m.timestamp * 1e4).rounded())] else { continue }
+            guard let d = daemonMotion.last(where: { abs($0.timestamp - m.timestamp) < 2e-6 }) else { continue }
             compared += 1
             #expect((m.gravity - d.gravity).length < 0.02, "gravity \(m.gravity) against the daemon's \(d.gravity)")
             #expect((m.userAcceleration - d.userAcceleration).length < 0.02)
