@@ -108,6 +108,11 @@ import Testing
         #expect(motion.allSatisfy { $0.attitude.referenceFrame == frame })
         #expect(motion.count >= 200)
         // Matched by time: the manager's are the socket's printed times (1e-6 s), the daemon's exact.
+        // The daemon hands a sample out before it fuses it: wait until its motion for the
+        // manager's last sample is in (a loaded machine may hold its thread in between).
+        let lastTime = motion.last?.timestamp ?? 0
+        let caughtUp = await eventually { (daemon.motions.all.last?.timestamp ?? 0) >= lastTime - 2e-6 }
+        #expect(caughtUp)
         let daemonMotion = daemon.motions.all
         var compared = 0
         for m in motion.suffix(50) {
