@@ -103,11 +103,27 @@ public final class MotionEngine: @unchecked Sendable {
 
     private struct Subscribers {
         // Called in the order they were added (a daemon's rules before its MQTT front end).
-        var observers: [Int: Observer] = [:] { didSet { observerList = observers.sorted { $0.key < $1.key }.map(\.value) } }
-        var queues: [ObjectIdentifier: MotionSubscription] = [:] { didSet { queueList = Array(queues.values) } }
+        var observers: [Int: Observer] = [:] {
+            didSet {
+                observerList = observers.sorted { $0.key < $1.key }.map(\.value)
+                streamsWanted = wantedBits()
+                version += 1
+            }
+        }
+        var queues: [ObjectIdentifier: MotionSubscription] = [:] {
+            didSet {
+                queueList = Array(queues.values)
+                streamsWanted = wantedBits()
+                version += 1
+            }
+        }
         /// The same, as the engine's thread reads them for every sample (rebuilt only on change).
-        var observerList: [Observer] = []
-        var queueList: [MotionSubscription] = []
+        private(set) var observerList: [Observer] = []
+        private(set) var queueList: [MotionSubscription] = []
+        /// The streams anyone wants, as `MotionStream.bit`s (kept on change, read every sample).
+        private(set) var streamsWanted: UInt8 = 0
+        /// Counts the changes to the lists: the engine's thread takes them again only after one.
+        private(set) var version = 0
         var nextKey = 0
         /// Changes to the pipeline asked for from other threads, applied before the next sample.
         var pipelineChanges: [(inout MotionPipeline) -> Void] = []
@@ -119,17 +135,32 @@ public final class MotionEngine: @unchecked Sendable {
         /// Whether anything needs samples, motion or events (health alone does not wake the chip).
         var hasDemand: Bool { streamsWanted & ~MotionStream.health.bit != 0 }
 
-        /// The streams anyone wants, as `MotionStream.bit`s.
-        var streamsWanted: UInt8 {
+        private func wantedBits() -> UInt8 {
             observerList.reduce(0) { $0 | $1.streamBits } | queueList.reduce(0) { $0 | $1.streamBits }
         }
     }
 
     private let subscribers = Protected(Subscribers())
+    /// What the engine's thread keeps between samples (only it touches this, never by two
+    /// accesses at once: unchecked, like `pipeline`).
+    private struct Delivery {
+        /// `Subscribers.observerList` and `queueList` as of `version`.
+        var observers: [Observer] = []
+        var queues: [MotionSubscription] = []
+        var version = -1
+        var lastHealthTold = -Double.infinity
+    }
+    @exclusivity(unchecked) private var delivery = Delivery()
+    /// `Subscribers.hasDemand`, stored under the lock whenever subscribers change: asked before
+    /// every read, without taking the lock.
+    private let demand = Atomic<Bool>(false)
     private let stopRequested = Atomic<Bool>(false)
     private let ended = DispatchSemaphore(value: 0)
     private let started = Atomic<Bool>(false)
-    private var pipeline: MotionPipeline
+    /// Touched only on the engine's thread (run, its closures, housekeeping), never by two
+    /// accesses at once: unchecked, as the dynamic exclusivity check on every sample cost more
+    /// than the rest of the engine's own work.
+    @exclusivity(unchecked) private var pipeline: MotionPipeline
     /// Said at the start of `run` (found before `onNotice` was set).
     private var pendingNotice: Notice?
     private var learnedOffsetsSavedAt = -Double.infinity
@@ -180,12 +211,16 @@ public final class MotionEngine: @unchecked Sendable {
         subscribers.withLock {
             $0.nextKey += 1
             $0.observers[$0.nextKey] = Observer(streamBits: MotionStream.bits(streams), handler: handler)
+            demand.store($0.hasDemand, ordering: .relaxed)
             return $0.nextKey
         }
     }
 
     public func removeObserver(_ key: Int) {
-        _ = subscribers.withLock { $0.observers.removeValue(forKey: key) }
+        subscribers.withLock {
+            $0.observers.removeValue(forKey: key)
+            demand.store($0.hasDemand, ordering: .relaxed)
+        }
     }
 
     /// A queued subscriber for another thread. `capacity` outputs are held for it; beyond that
@@ -197,9 +232,16 @@ public final class MotionEngine: @unchecked Sendable {
         let subscription = MotionSubscription(
             streams: streams, capacity: capacity, motionDivisor: motionDivisor, eventTypes: eventTypes)
         let id = ObjectIdentifier(subscription)
-        subscription.onCancel = { [weak self] in _ = self?.subscribers.withLock { $0.queues.removeValue(forKey: id) } }
+        subscription.onCancel = { [weak self] in
+            guard let self else { return }
+            subscribers.withLock {
+                $0.queues.removeValue(forKey: id)
+                demand.store($0.hasDemand, ordering: .relaxed)
+            }
+        }
         let alreadyEnded = subscribers.withLock { state -> Bool in
             if !state.ended { state.queues[id] = subscription }
+            demand.store(state.hasDemand, ordering: .relaxed)
             return state.ended
         }
         if alreadyEnded { subscription.end() } else if streams.contains(.health) { subscription.offer(.health(health)) }
@@ -272,8 +314,6 @@ public final class MotionEngine: @unchecked Sendable {
         ended.signal()
     }
 
-    private var isStopping: Bool { stopRequested.load(ordering: .relaxed) || shouldStop() }
-
     /// Runs acquisition on the calling thread until a stop, the duration, or an error it cannot
     /// ride out (the chip refusing its configuration at the start).
     public func run() throws(IMUDriverError) {
@@ -281,10 +321,14 @@ public final class MotionEngine: @unchecked Sendable {
         defer { finish() }
         if let notice = pendingNotice { onNotice(notice) }
         let callerHousekeeping = housekeeping
-        let housekeeping = { [self] in
+        // Run after every read: without a directory for learned offsets there is nothing to save.
+        let housekeeping = settings.learnedGyroOffsetsDirectory == nil ? callerHousekeeping : { [self] in
             saveLearnedOffsets(ifDueAt: device.clock.now)
             callerHousekeeping()
         }
+        // Read once (it is set before `run`): the property's read is checked for exclusivity.
+        let callerShouldStop = shouldStop
+        func isStopping() -> Bool { stopRequested.load(ordering: .relaxed) || callerShouldStop() }
         let clock = device.clock
         let start = clock.now
         func remaining() -> Double? { settings.duration.map { $0 - (clock.now - start) } }
@@ -308,23 +352,26 @@ public final class MotionEngine: @unchecked Sendable {
         }
         var lostBefore = 0
         loop.onLost = { [self] total in updateHealth { $0.lostSamples = lostBefore + total } }
-        loop.shouldStop = { [self] in isStopping || !hasDemand }
-        var lastHealthTold = -Double.infinity
+        loop.shouldStop = { [self] in isStopping() || !hasDemand }
+        delivery = Delivery()
 
         func process(_ raw: MotionSample) -> Bool {
-            applyPipelineChanges()
-            let (observers, queues, wantsHealth, wanted) = outputsWanted(at: raw.timestamp, lastHealthTold: &lastHealthTold)
+            let (wantsHealth, wanted, changes) = takeSample(at: raw.timestamp)
+            for change in changes { change(&pipeline) }
             // A sample or a motion nobody wants is not wrapped and handed round (a command that
             // prints events only would copy both for nothing at every sample).
-            if wanted & MotionStream.samples.bit != 0 { publish(.sample(raw), observers, queues) }
-            let step = pipeline.update(raw)
-            if let motion = step.motion, wanted & MotionStream.motion.bit != 0 { publish(.motion(motion), observers, queues) }
-            for event in step.events { publish(.event(event), observers, queues) }
-            if let health = wantsHealth { publish(.health(health), observers, queues) }
-            return isStopping
+            if wanted & MotionStream.samples.bit != 0 { publish(.sample(raw), delivery.observers, delivery.queues) }
+            if let events = pipeline.advance(raw) {
+                if wanted & MotionStream.motion.bit != 0, let motion = pipeline.lastMotion {
+                    publish(.motion(motion), delivery.observers, delivery.queues)
+                }
+                for event in events { publish(.event(event), delivery.observers, delivery.queues) }
+            }
+            if let health = wantsHealth { publish(.health(health), delivery.observers, delivery.queues) }
+            return isStopping()
         }
 
-        while !isStopping {
+        while !isStopping() {
             if let left = remaining(), left <= 0 { break }
             guard hasDemand else {
                 try? device.driver.sleep()
@@ -358,7 +405,7 @@ public final class MotionEngine: @unchecked Sendable {
                     onNotice(.lowPower(transition))
                 }
                 let losses = try lowPower.run(
-                    loop: loop, remaining: remaining, housekeeping: housekeeping, shouldStop: { [self] in isStopping },
+                    loop: loop, remaining: remaining, housekeeping: housekeeping, shouldStop: isStopping,
                     resumeAfterGap: { [self] in pipeline.resumeAfterGap() }
                 ) { [self] raw in
                     if process(raw) { return .stop }
@@ -377,7 +424,7 @@ public final class MotionEngine: @unchecked Sendable {
         }
     }
 
-    private var hasDemand: Bool { subscribers.withLock { $0.hasDemand } }
+    private var hasDemand: Bool { demand.load(ordering: .relaxed) }
 
     private func updateHealth(_ change: (inout EngineHealth) -> Void) {
         let (changed, health, queues, observers) = subscribers.withLock { state in
@@ -390,20 +437,26 @@ public final class MotionEngine: @unchecked Sendable {
         publish(.health(health), observers, queues)
     }
 
-    /// The subscribers of this sample, the health to tell with it (once a second) and the
-    /// streams they want (`MotionStream.bit`s).
-    private func outputsWanted(
-        at timestamp: Double, lastHealthTold: inout Double
-    ) -> ([Observer], [MotionSubscription], EngineHealth?, UInt8) {
+    /// One lock per sample: counts it, brings `delivery`'s subscribers up to date (they get this
+    /// sample's outputs), and returns the health to tell with it (once a second), the streams
+    /// they want (`MotionStream.bit`s) and the pipeline changes to apply before it.
+    private func takeSample(at timestamp: Double) -> (EngineHealth?, UInt8, [(inout MotionPipeline) -> Void]) {
         subscribers.withLock { state in
             state.health.samples += 1
             state.health.timestamp = timestamp
+            if delivery.version != state.version {
+                delivery.observers = state.observerList
+                delivery.queues = state.queueList
+                delivery.version = state.version
+            }
             var health: EngineHealth?
-            if timestamp - lastHealthTold >= 1 {
-                lastHealthTold = timestamp
+            if timestamp - delivery.lastHealthTold >= 1 {
+                delivery.lastHealthTold = timestamp
                 health = state.health
             }
-            return (state.observerList, state.queueList, health, state.streamsWanted)
+            var changes: [(inout MotionPipeline) -> Void] = []
+            if !state.pipelineChanges.isEmpty { swap(&changes, &state.pipelineChanges) }
+            return (health, state.streamsWanted, changes)
         }
     }
 
@@ -411,14 +464,6 @@ public final class MotionEngine: @unchecked Sendable {
         let bit = output.stream.bit
         for observer in observers where observer.streamBits & bit != 0 { observer.handler(output) }
         for queue in queues where queue.wants(output) { queue.offer(output) }
-    }
-
-    private func applyPipelineChanges() {
-        let changes = subscribers.withLock { state -> [(inout MotionPipeline) -> Void] in
-            defer { state.pipelineChanges.removeAll() }
-            return state.pipelineChanges
-        }
-        for change in changes { change(&pipeline) }
     }
 
     /// Saves the learned gyro offsets when they changed and a minute has passed (`at` nil: now,

@@ -43,14 +43,23 @@ public struct MotionPipeline {
 
     /// Takes one raw sample (device axes).
     public mutating func update(_ raw: MotionSample) -> Step {
+        guard let events = advance(raw) else { return Step(motion: nil, events: []) }
+        return Step(motion: lastMotion, events: events)
+    }
+
+    /// `update` leaving the device motion in `lastMotion` rather than handing it out (the engine
+    /// copies it only for a subscriber that wants it): the events the sample completed, nil
+    /// while the filter warms up (no new motion).
+    mutating func advance(_ raw: MotionSample) -> [MotionEvent]? {
         let calibrated = calibration.apply(to: raw)
-        guard let fused = fusion.update(calibrated) else { return Step(motion: nil, events: []) }
-        let motion = fused.with(field: calibrated.magneticField, accuracy: calibration.magnetometerAccuracy)
+        guard var motion = fusion.update(calibrated) else { return nil }
+        // `with(field:accuracy:)` in place: one copy of the motion less per sample.
+        let accuracy = calibration.magnetometerAccuracy
+        motion.magneticField = calibrated.magneticField.map { CalibratedMagneticField(field: $0, accuracy: accuracy) }
         lastMotion = motion
-        let events = detector.update(
+        return detector.update(
             gravity: motion.gravity, userAcceleration: motion.userAcceleration, heading: motion.heading,
             timestamp: motion.timestamp)
-        return Step(motion: motion, events: events)
     }
 
     /// A calibration saved while the engine runs (a gyro bias over MQTT, a calibration from the

@@ -4,7 +4,9 @@ import Foundation
 /// are not Sendable, so `Mutex` does not take them).
 final class Protected<Value>: @unchecked Sendable {
     private let lock = NSLock()
-    private var value: Value
+    /// Only ever reached under the lock (a second access inside `body` would be a second
+    /// `withLock`, which deadlocks first): the dynamic exclusivity check would find nothing.
+    @exclusivity(unchecked) private var value: Value
 
     init(_ value: Value) {
         self.value = value

@@ -35,12 +35,16 @@ struct FaultState {
 
     /// Whether reads from `address` return all 0xFF now (and writes are lost).
     mutating func readsAllOnes(_ address: UInt8, at time: Double) -> Bool {
+        // The usual case first: `removeAll(where:)` rebuilds even an empty array.
+        guard !allOnesWindows.isEmpty else { return false }
         allOnesWindows.removeAll { time >= $0.until }
         return allOnesWindows.contains { time >= $0.from && ($0.address == nil || $0.address == address) }
     }
 
     /// The failure this transaction meets, if any; counts down the counted faults.
     mutating func failure(for address: UInt8, at time: Double) -> I2CErrorKindAndDetail? {
+        // The usual case first, without hashing the address or rebuilding empty arrays.
+        if stuckUntil == nil, unplugged.isEmpty, nackWindows.isEmpty, nackCount.isEmpty, ioErrors.isEmpty { return nil }
         if let stuck = stuckUntil {
             if let until = stuck, time >= until {
                 stuckUntil = nil

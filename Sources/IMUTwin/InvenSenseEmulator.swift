@@ -133,10 +133,16 @@ public final class InvenSenseEmulator: I2CTarget {
     }
 
     public func read(into buffer: UnsafeMutableRawBufferPointer) {
-        for i in 0..<buffer.count {
-            buffer[i] = load(pointer)
-            // RM §4.31: FIFO_R_W is read repeatedly in a burst; every other register auto-increments.
-            if pointer != R.fifoReadWrite { pointer = (pointer &+ 1) & 0x7F }
+        if pointer == R.fifoReadWrite {
+            // A drain's burst, taken in one access to the FIFO (per byte, the class's exclusivity
+            // checks cost more than the bytes).
+            lastFIFOByte = Self.pop(into: buffer, from: &fifo, last: lastFIFOByte)
+        } else {
+            for i in 0..<buffer.count {
+                buffer[i] = load(pointer)
+                // RM §4.31: FIFO_R_W is read repeatedly in a burst; every other register auto-increments.
+                if pointer != R.fifoReadWrite { pointer = (pointer &+ 1) & 0x7F }
+            }
         }
         // RM §4.15 INT_RD_CLEAR = 1: status bits clear on any read operation.
         if buffer.count > 0, registers[Int(R.interruptPinConfiguration)] & R.pinReadClears != 0 {
@@ -250,6 +256,7 @@ public final class InvenSenseEmulator: I2CTarget {
     private func produceSample(tick: Int64, rate: Double, stamp: Double? = nil) {
         let time = Double(tick) / rate
         let truth = input(time)
+        let filter = filter
         let accelBandwidth = min(filter.accelBandwidthHz, rate / 2)
         let gyroBandwidth = min(filter.gyroBandwidthHz, rate / 2)
         let accel = errors.accelerometer(truth.specificForceG, tick: tick, bandwidthHz: accelBandwidth)
@@ -268,18 +275,36 @@ public final class InvenSenseEmulator: I2CTarget {
             registers[Int(R.accelXHigh) + 2 * i + 1] = low
         }
         let when = stamp ?? time
-        if fifoCollecting {
-            let enabled = registers[Int(R.fifoEnable)]
-            var dropped = false
-            for source in R.fifoSources where enabled & source.enableBit != 0 {
-                for offset in 0..<source.byteCount {
-                    dropped = !fifo.push(registers[Int(source.firstRegister) + offset]) || dropped
-                }
-            }
-            if dropped { raise(R.fifoOverflowInterrupt, at: when) }
+        if fifoCollecting, !Self.pushFIFOSources(from: registers, into: &fifo) {
+            raise(R.fifoOverflowInterrupt, at: when)
         }
         detectMotion(accel, sampleSeconds: 1 / rate, at: when)
         raise(R.dataReadyInterrupt, at: when)
+    }
+
+    /// FIFO_R_W read `buffer.count` times: RM §4.31, an empty FIFO returns the last byte read
+    /// until new data arrives. Returns the last byte read.
+    private static func pop(into buffer: UnsafeMutableRawBufferPointer, from fifo: inout ByteFIFO, last: UInt8) -> UInt8 {
+        var last = last
+        for i in 0..<buffer.count {
+            if let byte = fifo.pop() { last = byte }
+            buffer[i] = last
+        }
+        return last
+    }
+
+    /// Pushes the enabled sources' registers into the FIFO; false when old bytes were dropped.
+    /// (One access to each property for the whole sample: per byte, the class's exclusivity
+    /// checks cost more than the copying.)
+    private static func pushFIFOSources(from registers: RegisterFile, into fifo: inout ByteFIFO) -> Bool {
+        let enabled = registers[Int(R.fifoEnable)]
+        var kept = true
+        for source in R.fifoSources where enabled & source.enableBit != 0 {
+            for offset in 0..<source.byteCount {
+                kept = fifo.push(registers[Int(source.firstRegister) + offset]) && kept
+            }
+        }
+        return kept
     }
 
     private func temperatureRaw(_ celsius: Double) -> Double {

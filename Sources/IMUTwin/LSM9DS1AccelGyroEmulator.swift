@@ -150,7 +150,8 @@ public final class LSM9DS1AccelGyroEmulator: I2CTarget {
 
     /// The set the output registers show: the oldest unread FIFO level while the FIFO holds
     /// data, else the newest sample.
-    private var shown: Level { fifoMode != nil ? (fifo.first ?? latest) : latest }
+    /// (An empty FIFO first: that is the usual case, and cheaper to see than the FIFO's mode.)
+    private var shown: Level { fifo.isEmpty || fifoMode == nil ? latest : fifo[0] }
 
     private func pair(_ value: Int16, high: Bool) -> UInt8 {
         let (low, hi) = Raw.littleEndian(value)
@@ -175,7 +176,7 @@ public final class LSM9DS1AccelGyroEmulator: I2CTarget {
             let offset = Int(register - R.accelXLow)
             let byte = pair(shown.accel[offset / 2], high: offset % 2 == 1)
             // Reading the last output byte uses up the FIFO level (Figure 7: read #1 … read #n).
-            if register == R.accelZHigh, fifoMode != nil, !fifo.isEmpty { fifo.removeFirst() }
+            if register == R.accelZHigh, !fifo.isEmpty, fifoMode != nil { fifo.removeFirst() }
             return byte
         case R.interruptSourceXL:
             let value = interruptActive ? 0x40 | interruptEvents : 0

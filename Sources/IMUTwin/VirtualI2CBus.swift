@@ -131,20 +131,7 @@ public final class VirtualI2CBus: I2CBus, @unchecked Sendable {
     /// register pointer and writes on; a read reads from the pointer on).
     public func transaction(_ address: UInt8, _ operations: UnsafeMutableBufferPointer<I2COperation>) throws(I2CError) {
         try lock.withLock { () throws(I2CError) in
-            total += 1
-            counts[address, default: 0] += 1
-            let now = clock.now
-            handleReplugs(at: now)
-            if let failure = faults.failure(for: address, at: now) {
-                throw I2CError(failure.kind, bus: name, address: address, detail: failure.detail)
-            }
-            // A target behind another chip's bypass acknowledges only while the bypass is open.
-            guard let target = targets[address], target.acknowledges else {
-                throw I2CError(.noAcknowledge, bus: name, address: address)
-            }
-            target.catchUp(to: now)
-            // An all-0xFF fault fills the reads instead of the target (its writes are lost too).
-            let allOnes = faults.readsAllOnes(address, at: now)
+            let (target, allOnes) = try begin(address)
             for operation in operations {
                 switch operation {
                 case .write(let bytes):
@@ -154,5 +141,40 @@ public final class VirtualI2CBus: I2CBus, @unchecked Sendable {
                 }
             }
         }
+    }
+
+    /// The same as `transaction` with a write then a read, without the operations buffer: every
+    /// register read of every twin sample comes this way.
+    public func writeRead(
+        _ address: UInt8, _ bytes: UnsafeRawBufferPointer, into buffer: UnsafeMutableRawBufferPointer
+    ) throws(I2CError) {
+        try lock.withLock { () throws(I2CError) in
+            let (target, allOnes) = try begin(address)
+            if allOnes {
+                buffer.initializeMemory(as: UInt8.self, repeating: 0xFF)
+            } else {
+                target.write(bytes)
+                target.read(into: buffer)
+            }
+        }
+    }
+
+    /// A transaction's start, with the lock held: counted, faults first, the target caught up
+    /// to now; whether an all-0xFF fault fills its reads instead of the target (its writes are
+    /// lost too).
+    private func begin(_ address: UInt8) throws(I2CError) -> (any I2CTarget, allOnes: Bool) {
+        total += 1
+        counts[address, default: 0] += 1
+        let now = clock.now
+        handleReplugs(at: now)
+        if let failure = faults.failure(for: address, at: now) {
+            throw I2CError(failure.kind, bus: name, address: address, detail: failure.detail)
+        }
+        // A target behind another chip's bypass acknowledges only while the bypass is open.
+        guard let target = targets[address], target.acknowledges else {
+            throw I2CError(.noAcknowledge, bus: name, address: address)
+        }
+        target.catchUp(to: now)
+        return (target, faults.readsAllOnes(address, at: now))
     }
 }
