@@ -77,13 +77,15 @@ struct StreamCommand: ParsableCommand {
     /// on its samples (the library's way to read a shared IMU) fuses them here with the stored
     /// calibration. Either way every format and the live view work as with `--direct`.
     func streamThroughDaemon(_ path: String) throws {
-        let served = try DaemonSamples(path: path)
-        let daemonFrame = served.served.referenceFrame.flatMap(ReferenceFrame.init(rawValue:))
+        // The hello only: its connection closes here (the stream takes one of its own, and each
+        // connection counts against the daemon's max-clients).
+        let served = try DaemonSamples(path: path).served
+        let daemonFrame = served.referenceFrame.flatMap(ReferenceFrame.init(rawValue:))
         let (frame, _) = try frameOptions.resolve(
-            hasMagnetometer: served.hasMagnetometer, source: "the \(served.chip.chip) the daemon at \(path) serves")
-        let calibration = try SensorCalibration.forCommand(served.chip)
-        let notice = calibration.uncalibratedNotice(hasMagnetometer: served.hasMagnetometer)
-        let source = "\(served.chip.chip) on \(served.chip.bus), through the daemon at \(path)"
+            hasMagnetometer: served.magnetometer, source: "the \(served.identity.chip) the daemon at \(path) serves")
+        let calibration = try SensorCalibration.forCommand(served.identity)
+        let notice = calibration.uncalibratedNotice(hasMagnetometer: served.magnetometer)
+        let source = "\(served.identity.chip) on \(served.identity.bus), through the daemon at \(path)"
         // True north needs this command's declination, which the daemon does not know.
         if frame == daemonFrame, frame != .xTrueNorthZVertical {
             try relayDaemonMotion(from: path, frame: frame, notice: notice, source: source)
