@@ -26,6 +26,8 @@ public struct FusionGains: Sendable, Equatable {
     public var restBias: Double = 0
     /// Motion bias: 1/τ, multiplies the correction angle (the dt cancels, see GyroBiasEstimator).
     public var motionBias: Double = 0
+    /// The same before the offset was measured: 1/(τ_acc/2) (see `FusionState.biasMeasured`).
+    public var unmeasuredMotionBias: Double = 0
     /// The rest test, the inclination correction and the in-motion bias estimate run every
     /// `biasDecimation`-th sample (16 while 16·dt ≤ 1/16 s — from 256 Hz, so the slow parts
     /// still run at ≥ 16 Hz — else 8 while 8·dt ≤ 0.5 s, else every sample), from the first one
@@ -53,6 +55,7 @@ public struct FusionGains: Sendable, Equatable {
         self.dt = dt
         restBias = lowPassGain(tau: p.restBiasTau, dt: dt)
         motionBias = p.motionBiasTau > 0 ? 1 / p.motionBiasTau : 0
+        unmeasuredMotionBias = p.motionBiasTau > 0 && p.accelerometerTau > 0 ? 2 / p.accelerometerTau : 0
         biasDecimation = 16 * dt <= 1.0 / 16 ? 16 : 8 * dt <= 0.5 ? 8 : 1
         biasStage = lowPassGain(tau: p.accelerometerTau / 2, dt: Double(biasDecimation) * dt)
         // The magnetometer keeps the 8-sample cadence when the rest runs every 16th (the heading

@@ -43,7 +43,8 @@ public struct FusionParameters: Sendable, Equatable {
     /// Gyro bias estimation in motion (from the inclination corrections) on or off.
     public var motionBiasEnabled = true
     /// Time constant of the in-motion bias gradient step (on innovations that are already
-    /// low-passed with `accelerometerTau`).
+    /// low-passed with `accelerometerTau`) once the offset has been measured (see
+    /// `FusionState.biasMeasured`; before, τ_acc/2 and an innovation clip of restBiasClip).
     public var motionBiasTau: Double = 5.0
     /// What one in-motion step may attribute to bias (the innovation's clip, rad/s per axis)
     /// and the loose rest test's range around the last offset measured at rest

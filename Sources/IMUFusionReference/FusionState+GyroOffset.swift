@@ -11,6 +11,7 @@ extension FusionState {
         let b = GyroBiasEstimator.clipped(offset, p.restBiasClip)
         bias = b
         biasCenter = b
+        biasMeasured = true
         biasEstimator.rememberBias(b)
     }
 

@@ -29,6 +29,12 @@ public struct FusionState: Sendable, Equatable {
     /// The offset last measured at rest when it was beyond restRelevelGap from the estimate
     /// (rad/s; 0 until then): a steady rate within biasClip of it passes the loose rest test.
     public var biasCenter = Vector3.zero
+    /// Whether the offset has been measured (a rest, or one given by `adoptGyroOffset`). Until
+    /// then it is known only to the datasheets' range, so the in-motion estimate learns as fast
+    /// as its loop allows: a step of 1/(τ_acc/2) (the innovation lags by the gravity low-pass's
+    /// stages of τ_acc/2; a faster step rings) and innovations clipped at restBiasClip, not
+    /// biasClip. A part that is never still then learns 20°/s within a minute or two of handling.
+    public var biasMeasured = false
     public var biasEstimator = GyroBiasEstimator()
     /// The inclination correction's decimation (force summed since its last run).
     public var inclinationDecimation = InclinationDecimation()

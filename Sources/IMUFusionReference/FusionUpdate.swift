@@ -44,6 +44,7 @@ public func update(
     // onto it exactly, and the in-motion estimate's memory of R·b takes the new bias.
     var relevel = false
     if decimated && s.rest.isAtRest && p.restBiasEnabled {
+        s.biasMeasured = true
         let measured = GyroBiasEstimator.clipped(s.rest.stillMean, p.restBiasClip)
         let gap = measured - s.bias
         if abs(gap.x) > p.restRelevelGap || abs(gap.y) > p.restRelevelGap || abs(gap.z) > p.restRelevelGap {
@@ -68,7 +69,7 @@ public func update(
     let biasLimit = nineD ? max(p.magneticBiasClip, p.biasClip) : p.restBiasClip
     s.biasEstimator.update(
         bias: &s.bias, rest: s.rest, correction: correction, attitude6D: q6, dt: dt, gains: s.gains,
-        warmUpGain: warmUpGain, limit: biasLimit, decimated: decimated, parameters: p)
+        warmUpGain: warmUpGain, limit: biasLimit, decimated: decimated, offsetMeasured: s.biasMeasured, parameters: p)
 
     // The heading's uncertainty grows without magnetometer, before this sample's correction (the
     // fixed core adds the growth since the last magnetometer sample in one step, there and

@@ -30,12 +30,13 @@ public struct GyroBiasEstimator: Sendable, Equatable {
 
     /// The in-motion part runs every `gains.biasDecimation`-th sample on the correction angles summed since its last run and with the time they
     /// span; its low-passes use the gain for that span. The rest part runs on the decimated samples.
-    /// `limit`: the range of every component (restBiasClip, or magneticBiasClip in 9D).
+    /// `limit`: the range of every component (restBiasClip, or magneticBiasClip in 9D);
+    /// `offsetMeasured`: `FusionState.biasMeasured`.
     @inline(__always)
     mutating func update(
         bias: inout Vector3, rest: RestDetector, correction: (x: Double, y: Double),
         attitude6D q: Quaternion, dt: Double, gains: FusionGains, warmUpGain: Double,
-        limit: Double, decimated: Bool, parameters p: FusionParameters
+        limit: Double, decimated: Bool, offsetMeasured: Bool, parameters p: FusionParameters
     ) {
         if p.motionBiasEnabled {
             phase += 1
@@ -57,8 +58,9 @@ public struct GyroBiasEstimator: Sendable, Equatable {
                 let rbLp = rotatedBiasLowPass.update(
                     Vector3(ex.dot(bias), ey.dot(bias), 0), gain: k, warmUpGain: warmUpGain)
                 if !rest.isAtRest && warmUpGain == 0 {
-                    let step = gains.motionBias  // 1/τ
-                    let clip = p.biasClip * span  // innovations beyond the bias clip are not a bias
+                    // 1/τ; innovations beyond the clip are not a bias (see FusionState.biasMeasured).
+                    let step = offsetMeasured ? gains.motionBias : gains.unmeasuredMotionBias
+                    let clip = (offsetMeasured ? p.biasClip : p.restBiasClip) * span
                     let ix = min(max(-phi.x + span * (rbLp.x - exLp.dot(bias)), -clip), clip)
                     let iy = min(max(-phi.y + span * (rbLp.y - eyLp.dot(bias)), -clip), clip)
                     bias = bias + (step * ix) * exLp + (step * iy) * eyLp

@@ -38,6 +38,9 @@ public struct FixedFusionCoefficients: Sendable, Equatable {
     public var verticalBiasRate: Int64
     /// 1/τ_motion as Q2.30 (0 when off).
     public var motionBiasStep: Int64
+    /// 1/(τ_acc/2) as Q2.30 (0 when the in-motion step is off): the step before the offset was
+    /// measured (`FixedFusionState.biasMeasured`).
+    public var unmeasuredMotionBiasStep: Int64
     /// sin(magneticDipThreshold), Q2.30.
     public var dipSineThreshold: Int64
     /// π and the accuracy floor as Q40 (heading accuracy).
@@ -81,6 +84,8 @@ public struct FixedFusionCoefficients: Sendable, Equatable {
             ? ((Int64(1000) &<< 40) &+ Int64(p.magneticBiasTauMilliseconds) / 2) / Int64(p.magneticBiasTauMilliseconds) : 0
         motionBiasStep = p.motionBiasTauMilliseconds > 0
             ? ((Int64(1000) &<< 30) &+ Int64(p.motionBiasTauMilliseconds) / 2) / Int64(p.motionBiasTauMilliseconds) : 0
+        unmeasuredMotionBiasStep = p.motionBiasTauMilliseconds > 0 && p.accelerometerTauMilliseconds > 0
+            ? ((Int64(2000) &<< 30) &+ Int64(p.accelerometerTauMilliseconds) / 2) / Int64(p.accelerometerTauMilliseconds) : 0
         dipSineThreshold = Int64(FixedMath.sin(p.magneticDipThreshold).raw)
         pi = Int64(Q29.pi.raw) &<< 11
         headingAccuracyFloor = wide(p.headingAccuracyFloor)

@@ -8,6 +8,7 @@ extension FixedFusionState {
         let b = offset.componentsClamped(c.restBiasClip)
         bias = b
         biasCenter = b
+        biasMeasured = true
         biasEstimator.rememberBias(b)
     }
 

@@ -32,6 +32,10 @@ public struct FixedFusionState: Sendable, Equatable {
     /// The offset last measured at rest by a re-levelling (Q40 rad/s; 0 until then): a steady
     /// rate within biasClip of it passes the loose rest test.
     public var biasCenter = WideVector3.zero
+    /// Whether the offset has been measured (a rest, or `adoptGyroOffset`): until then the
+    /// in-motion estimate learns at 1/(τ_acc/2) with innovations clipped at restBiasClip (the
+    /// reference's `FusionState.biasMeasured` gives the reasons).
+    public var biasMeasured = false
     public var biasEstimator = FixedGyroBiasEstimator()
     /// The samples since the decimated parts last ran, summed.
     public var decimation = FixedFusionDecimation()

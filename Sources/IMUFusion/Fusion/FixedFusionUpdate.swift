@@ -113,6 +113,7 @@ func fixedFusionDecimatedStep(state s: inout FixedFusionState, coefficients c: F
     // starts again from this sample, the inclination turns onto it exactly.
     var relevel = false
     if s.rest.isAtRest && c.parameters.restBiasEnabled {
+        s.biasMeasured = true
         let measured = s.rest.stillMean.componentsClamped(c.restBiasClip)
         let gap = measured - s.bias
         if gap.x.magnitude > c.restRelevelGap.magnitude || gap.y.magnitude > c.restRelevelGap.magnitude
@@ -132,7 +133,8 @@ func fixedFusionDecimatedStep(state s: inout FixedFusionState, coefficients c: F
     if c.parameters.motionBiasEnabled {
         s.biasEstimator.update(
             bias: &s.bias, isAtRest: s.rest.isAtRest, correction: correction, rows: s.unitAttitude6D.unitRotationMatrix,
-            sums: sums, gains: s.gains, warmUpGain: warmUpGain, limit: s.biasLimit(c), coefficients: c)
+            sums: sums, gains: s.gains, warmUpGain: warmUpGain, limit: s.biasLimit(c), offsetMeasured: s.biasMeasured,
+            coefficients: c)
     }
     // The rest bias: the N per-sample steps towards the rest mean (which changes only here) as
     // one step of their combined gain.

@@ -15,15 +15,16 @@ public struct FixedGyroBiasEstimator: Sendable, Equatable {
     /// enabled: `rows` = R(q6), device → E6; `correction`: this
     /// run's φ (Q2.30 rad; the skipped samples' φ is zero); `sums`: the time span since the
     /// last run (≤ 8 · 1.02 · 0.0625 s: span·x stays a `wideProduct` with a Q2.30 factor). `bias`: Q40 rad/s, clamped after a step.
+    /// `offsetMeasured`: `FixedFusionState.biasMeasured` (the step and the clip it selects).
     @inlinable @inline(__always)
     mutating func update(
         bias: inout WideVector3, isAtRest: Bool, correction phi: (x: Int64, y: Int64), rows r: FixedMatrix3,
         sums: FixedFusionDecimation, gains: FixedFusionGains, warmUpGain: Int64, limit: Int64,
-        coefficients c: FixedFusionCoefficients
+        offsetMeasured: Bool, coefficients c: FixedFusionCoefficients
     ) {
         // The innovation's clip, biasClip · span as the reference (Q40 rad; span < 1.5 s even when the
         // decimation changes mid-span, a Q2.30 factor).
-        let span = sums.span, clip = wideProduct(sums.span, c.biasClip)
+        let span = sums.span, clip = wideProduct(sums.span, offsetMeasured ? c.biasClip : c.restBiasClip)
         let k = gains.biasStage
         let ex = (Int64(r.row0.x.raw), Int64(r.row0.y.raw), Int64(r.row0.z.raw))
         let ey = (Int64(r.row1.x.raw), Int64(r.row1.y.raw), Int64(r.row1.z.raw))
@@ -42,8 +43,9 @@ public struct FixedGyroBiasEstimator: Sendable, Equatable {
             let ix = clamped(-(phi.x &<< 10) &+ wideProduct(span, rbLp.x &- dot(exLpFactors, bias)), clip)
             let iy = clamped(-(phi.y &<< 10) &+ wideProduct(span, rbLp.y &- dot(eyLpFactors, bias)), clip)
             // Step (1/τ)·i along LP[R]'s rows (Q40 rad/s).
-            let sx = wideProduct(c.motionBiasStep, ix)
-            let sy = wideProduct(c.motionBiasStep, iy)
+            let step = offsetMeasured ? c.motionBiasStep : c.unmeasuredMotionBiasStep
+            let sx = wideProduct(step, ix)
+            let sy = wideProduct(step, iy)
             bias = WideVector3(
                 x: bias.x &+ wideProduct(exLpFactors.0, sx) &+ wideProduct(eyLpFactors.0, sy),
                 y: bias.y &+ wideProduct(exLpFactors.1, sx) &+ wideProduct(eyLpFactors.1, sy),
