@@ -116,12 +116,14 @@ public struct ShakeRecognizer: Sendable, Equatable {
         }
     }
 
-    /// Drops the swings seen so far unless a shake is under way: another recogniser explained
-    /// them (a slap's hard stop is not the swing back of a shake).
-    public mutating func dismissSwings() {
-        guard began == nil else { return }
+    /// Drops the swings seen so far unless a shake began before `time`: another recogniser
+    /// explained them (a slap's hard stop is not the swing back of a shake). A shake that began
+    /// at `time` or later goes too: its `began` was held back until that recogniser decided.
+    public mutating func dismissSwings(beganSince time: Double = .infinity) {
+        if let start = began, start < time { return }
         lastSwing = nil
         reversals = 0
+        began = nil
     }
 
     private mutating func forgetSwings() {

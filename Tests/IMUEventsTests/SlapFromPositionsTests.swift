@@ -76,6 +76,8 @@ struct PositionSlap: Sendable, CustomStringConvertible {
     func eachSlapIsFoundOnceTheRightWayWithin0_3s(rate: Double) {
         var recognizer = SlapRecognizer()
         var reported: [SlapEvent] = []
+        /// When each was returned (s): the recogniser holds a stop until it has ended.
+        var returned: [Double] = []
         var sampledPeaks = Array(repeating: 0.0, count: Self.slaps.count)
         let end = (Self.slaps.last?.start ?? 0) + 1.5
         for i in 0..<Int(end * rate) {
@@ -86,7 +88,10 @@ struct PositionSlap: Sendable, CustomStringConvertible {
                 x += a
                 sampledPeaks[k] = max(sampledPeaks[k], abs(a))
             }
-            if let event = recognizer.update(userAcceleration: Vector3(x, 0, 0), timestamp: t) { reported.append(event) }
+            if let event = recognizer.update(userAcceleration: Vector3(x, 0, 0), timestamp: t) {
+                reported.append(event)
+                returned.append(t)
+            }
         }
         var tested = 0
         for (k, slap) in Self.slaps.enumerated() {
@@ -98,8 +103,9 @@ struct PositionSlap: Sendable, CustomStringConvertible {
             }
             tested += 1
             #expect(mine.map(\.direction) == [slap.sign > 0 ? .right : .left], "\(slap) at \(rate) Hz: \(mine)")
-            if let first = mine.first {
+            if let first = mine.first, let index = reported.firstIndex(of: first) {
                 #expect(first.timestamp - slap.start <= 0.3, "\(slap) at \(rate) Hz: \(first.timestamp - slap.start) s")
+                #expect(returned[index] - slap.start <= 0.3, "\(slap) at \(rate) Hz: returned \(returned[index] - slap.start) s after it began")
             }
         }
         #expect(reported.allSatisfy { event in Self.slaps.contains { event.timestamp >= $0.start && event.timestamp < $0.start + 0.5 } })
