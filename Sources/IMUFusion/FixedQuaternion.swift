@@ -57,8 +57,13 @@ public struct FixedQuaternion: Sendable, Equatable {
     /// once (`*` may differ by 1 LSB where its quartering moves a tie).
     @inlinable @inline(__always)
     static func unitProduct(_ lhs: FixedQuaternion, _ rhs: FixedQuaternion) -> FixedQuaternion {
+        unitProduct(lhs, w: Int64(rhs.w.raw), x: Int64(rhs.x.raw), y: Int64(rhs.y.raw), z: Int64(rhs.z.raw))
+    }
+
+    /// `unitProduct` with rhs given by its components' raw integers (each in Int32's range).
+    @inlinable @inline(__always)
+    static func unitProduct(_ lhs: FixedQuaternion, w bw: Int64, x bx: Int64, y by: Int64, z bz: Int64) -> FixedQuaternion {
         let (aw, ax, ay, az) = (Int64(lhs.w.raw), Int64(lhs.x.raw), Int64(lhs.y.raw), Int64(lhs.z.raw))
-        let (bw, bx, by, bz) = (Int64(rhs.w.raw), Int64(rhs.x.raw), Int64(rhs.y.raw), Int64(rhs.z.raw))
         let w = aw &* bw &- ax &* bx &- ay &* by &- az &* bz
         let x = aw &* bx &+ ax &* bw &+ ay &* bz &- az &* by
         let y = aw &* by &- ax &* bz &+ ay &* bw &+ az &* bx

@@ -185,8 +185,10 @@ extension FixedQuaternion {
         let tx = roundingShiftRight(y &* mz &- z &* my, by: 30)
         let ty = roundingShiftRight(z &* mx &- x &* mz, by: 30)
         let tz = roundingShiftRight(x &* my &- y &* mx, by: 30)
+        // Each result component is at most |m| + 2|w||t| + 2|u||t| + rounding ≤ 5·|m| < 2^30.2
+        // (|t| ≤ |u||m| + 2, |w|, |u| ≤ 1 + 2⁻²⁰ for a unit q): inside Int32 without saturation.
         @inline(__always) func q16(_ m: Int64, _ doubled: Int64) -> Q16 {
-            Q16(raw: saturatedInt32(roundingShiftRight((m &<< 29) &+ doubled, by: 29)))
+            Q16(raw: Int32(truncatingIfNeeded: roundingShiftRight((m &<< 29) &+ doubled, by: 29)))
         }
         return FixedVector3(
             x: q16(mx, w &* tx &+ (y &* tz &- z &* ty)),
