@@ -101,6 +101,7 @@ public func fixedFusionUpdate(
 func fixedFusionDecimatedStep(state s: inout FixedFusionState, coefficients c: FixedFusionCoefficients) {
     if s.decimation.groupPhase > 0 { s.decimation.endGroup(attitude: s.gyroAttitude) }
     let sums = s.decimation
+    let gains = s.gains  // one copy, passed by reference to the parts below (not one per call)
     s.elapsedAtDecimation = advanced(s.elapsedAtDecimation, by: sums.span)
     s.magneticDtAtDecimation = advanced(s.magneticDtAtDecimation, by: sums.span)
     s.decimation = FixedFusionDecimation()
@@ -115,7 +116,7 @@ func fixedFusionDecimatedStep(state s: inout FixedFusionState, coefficients c: F
     // (span ≤ 8 · 1.02 s, so span · 2^30 fits).
     let warmUpGain = s.elapsed < c.accelerometerTau ? ((sums.span &<< 30) &+ s.elapsed / 2) / s.elapsed : 0
     s.rest.update(
-        gyro: gyro, specificForce: specificForce, sums: sums, gains: s.gains, warmUpGain: warmUpGain,
+        gyro: gyro, specificForce: specificForce, sums: sums, gains: gains, warmUpGain: warmUpGain,
         biasCenter: s.biasCenter, coefficients: c)
     // At rest with a rate beyond restRelevelGap from the estimate: the reference's re-levelling
     // (an offset nobody calibrated): the bias jumps to the mean rate at rest, the gravity low-pass
@@ -137,21 +138,21 @@ func fixedFusionDecimatedStep(state s: inout FixedFusionState, coefficients c: F
         }
     }
     let correction = FixedInclinationCorrection.update(
-        inclination: &s.inclination, lowPass: &s.accelLowPass, sums: sums, gains: s.gains, warmUpGain: warmUpGain,
+        inclination: &s.inclination, lowPass: &s.accelLowPass, sums: sums, gains: gains, warmUpGain: warmUpGain,
         exact: relevel)
     // The bias is updated in a local and stored once (its `didSet` keeps `negatedBiasQ26`).
     var bias = s.bias
     if c.parameters.motionBiasEnabled {
         s.biasEstimator.update(
             bias: &bias, isAtRest: s.rest.isAtRest, correction: correction, rows: s.unitAttitude6D.unitRotationMatrix,
-            sums: sums, gains: s.gains, warmUpGain: warmUpGain, limit: s.biasLimit(c), offsetMeasured: s.biasMeasured,
+            sums: sums, gains: gains, warmUpGain: warmUpGain, limit: s.biasLimit(c), offsetMeasured: s.biasMeasured,
             coefficients: c)
     }
     // The rest bias: the N per-sample steps towards the rest mean (which changes only here) as
     // one step of their combined gain.
     if s.rest.isAtRest && c.parameters.restBiasEnabled {
         FixedGyroBiasEstimator.restStep(
-            bias: &bias, reference: s.rest.stillMean, gain: s.gains.restBiasDecimated, clip: s.biasLimit(c))
+            bias: &bias, reference: s.rest.stillMean, gain: gains.restBiasDecimated, clip: s.biasLimit(c))
     }
     s.bias = bias
 }
@@ -176,7 +177,8 @@ func fixedFusionMagnetometerStep(state s: inout FixedFusionState, coefficients c
     s.heading.accuracy = s.heading.accuracy(drifting: magDt, coefficients: c)
     s.magneticDtAtDecimation = -s.decimation.span  // magneticDt = 0 from here
     if isStale(s.magneticGains.dt, for: magDt) { s.magneticGains = FixedMagneticGains(coefficients: c, dt: magDt) }
-    let turning = s.rest.gyroReference.stage2.squaredLengthQ48 >= c.magneticNewFieldMinRateSquared
+    // The gyro's low-pass of clamped (±64 rad/s) samples stays within ±64: no clamp needed.
+    let turning = s.rest.gyroReference.stage2.squaredLengthQ48OfBounded >= c.magneticNewFieldMinRateSquared
     // The vertical bias learns once the inclination has settled and no rest measured the bias lately.
     let learnsBias = s.elapsed >= c.accelerometerTau && s.rest.sinceRest >= c.magneticBiasRestHold
     let attitude6D = s.unitAttitude6D  // once: the heading's update is out of line

@@ -118,6 +118,16 @@ public struct WideVector3: Sendable, Equatable {
         let (a, b, c) = (q24(x), q24(y), q24(z))
         return a &* a &+ b &* b &+ c &* c
     }
+
+    /// `squaredLengthQ48` of a vector already within ±64 per component (Q40: ±2^46), e.g. a
+    /// low-pass of clamped gyro samples (each step moves by a rounded fraction ≤ 1 of the gap
+    /// to an input inside ±64, so it stays inside): the clamp is the identity there (±2^46
+    /// rounds to ±2^30 in Q24) and is left out. The same integer.
+    @inlinable @inline(__always)
+    public var squaredLengthQ48OfBounded: Int64 {
+        let (a, b, c) = (roundingShiftRight(x, by: 16), roundingShiftRight(y, by: 16), roundingShiftRight(z, by: 16))
+        return a &* a &+ b &* b &+ c &* c
+    }
 }
 
 extension FixedMatrix3 {
