@@ -47,8 +47,18 @@ extension FixedQuaternion {
     static func integrationStep(
         rotationVector theta: FixedVector3<Q29>
     ) -> (quaternion: FixedQuaternion, isUnit: Bool, isNormalised: Bool) {
+        let step = integrationStepRaw(Int64(theta.x.raw), Int64(theta.y.raw), Int64(theta.z.raw))
+        return (FixedQuaternion(rawStep: step.w, step.x, step.y, step.z), step.isUnit, step.isNormalised)
+    }
+
+    /// `integrationStep` on θ's raw Q29 integers (each in Int32's range), with the step's
+    /// components as the Int64 values of its Q30 raw integers (they fit Int32, see below): the
+    /// gyro step multiplies them on without a round trip through Int32.
+    @inlinable @inline(__always)
+    static func integrationStepRaw(
+        _ hx: Int64, _ hy: Int64, _ hz: Int64
+    ) -> (w: Int64, x: Int64, y: Int64, z: Int64, isUnit: Bool, isNormalised: Bool) {
         // The half-angle vector θ/2 in Q2.30 has exactly the raw integers of θ in Q3.29.
-        let (hx, hy, hz) = (Int64(theta.x.raw), Int64(theta.y.raw), Int64(theta.z.raw))
         // |h|² in Q60: each square ≤ 2^62, so the three fit UInt64 (< 2^64); then Q30,
         // saturated below 2.
         let squares = UInt64(bitPattern: hx &* hx) &+ UInt64(bitPattern: hy &* hy) &+ UInt64(bitPattern: hz &* hz)
@@ -61,12 +71,9 @@ extension FixedQuaternion {
         // Int32 without saturation.
         let w = (Int64(1) << 30) &- roundingShiftRight(squaredHalfAngle, by: 1) &+ normalizing
         let sinc = (Int64(1) << 30) &- roundingShiftRight(squaredHalfAngle &* 178_956_971, by: 30) &+ normalizing
-        @inline(__always) func component(_ h: Int64) -> Q30 {
-            Q30(raw: Int32(truncatingIfNeeded: roundingShiftRight(h &* sinc, by: 30)))
-        }
-        let q = FixedQuaternion(
-            w: Q30(raw: Int32(truncatingIfNeeded: w)), x: component(hx), y: component(hy), z: component(hz))
-        return (q, squaredHalfAngle < Int64(Int32.max), squaredHalfAngle <= 1 << 21)
+        @inline(__always) func component(_ h: Int64) -> Int64 { roundingShiftRight(h &* sinc, by: 30) }
+        return (w, component(hx), component(hy), component(hz), squaredHalfAngle < Int64(Int32.max),
+                squaredHalfAngle <= 1 << 21)
     }
 
     /// The rotation of a body turning at `angularRate` (rad/s, Q16.16, device frame) for
@@ -88,5 +95,14 @@ extension FixedQuaternion {
         let half = FixedMath.sinCos(Q29(raw: Int32(truncatingIfNeeded: roundingShiftRight(Int64(angle.raw), by: 1))))
         self.init(w: half.cos, x: axis.x.multiplied(by: half.sin), y: axis.y.multiplied(by: half.sin),
                   z: axis.z.multiplied(by: half.sin))
+    }
+}
+
+extension FixedQuaternion {
+    /// The raw step's components as a quaternion (they fit Q2.30, see `integrationStepRaw`).
+    @inlinable @inline(__always)
+    init(rawStep w: Int64, _ x: Int64, _ y: Int64, _ z: Int64) {
+        self.init(w: Q30(raw: Int32(truncatingIfNeeded: w)), x: Q30(raw: Int32(truncatingIfNeeded: x)),
+                  y: Q30(raw: Int32(truncatingIfNeeded: y)), z: Q30(raw: Int32(truncatingIfNeeded: z)))
     }
 }

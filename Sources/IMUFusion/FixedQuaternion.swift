@@ -49,6 +49,24 @@ public struct FixedQuaternion: Sendable, Equatable {
         return FixedQuaternion(w: q30(w), x: q30(x), y: q30(y), z: q30(z))
     }
 
+    /// `*` for factors with |lhs|·|rhs| < 2 − 2⁻²⁸ (e.g. a unit quaternion and a small turn
+    /// (1, v) with |v|² ≤ ½): every component of the rounded product fits Q2.30, so the
+    /// saturation is the identity and is left out. The same integers as `*`.
+    @inlinable @inline(__always)
+    static func boundedProduct(_ lhs: FixedQuaternion, _ rhs: FixedQuaternion) -> FixedQuaternion {
+        let (aw, ax, ay, az) = (Int64(lhs.w.raw), Int64(lhs.x.raw), Int64(lhs.y.raw), Int64(lhs.z.raw))
+        let (bw, bx, by, bz) = (Int64(rhs.w.raw), Int64(rhs.x.raw), Int64(rhs.y.raw), Int64(rhs.z.raw))
+        @inline(__always) func p(_ a: Int64, _ b: Int64) -> Int64 { (a &* b) &>> 2 }
+        let w = p(aw, bw) &- p(ax, bx) &- p(ay, by) &- p(az, bz)
+        let x = p(aw, bx) &+ p(ax, bw) &+ p(ay, bz) &- p(az, by)
+        let y = p(aw, by) &- p(ax, bz) &+ p(ay, bw) &+ p(az, bx)
+        let z = p(aw, bz) &+ p(ax, by) &- p(ay, bx) &+ p(az, bw)
+        @inline(__always) func q30(_ v: Int64) -> Q30 {
+            Q30(raw: Int32(truncatingIfNeeded: roundingShiftRight(v, by: 28)))
+        }
+        return FixedQuaternion(w: q30(w), x: q30(x), y: q30(y), z: q30(z))
+    }
+
     /// lhs ⊗ rhs for factors with |lhs|·|rhs| < 2 − 2⁻²⁹ (e.g. two nearly unit quaternions):
     /// then every component, bounded by |lhs ⊗ rhs| = |lhs|·|rhs|, fits Q2.30 after rounding,
     /// and so does every partial sum of its four products in Q60 (a dot product of parts of
@@ -57,8 +75,13 @@ public struct FixedQuaternion: Sendable, Equatable {
     /// once (`*` may differ by 1 LSB where its quartering moves a tie).
     @inlinable @inline(__always)
     static func unitProduct(_ lhs: FixedQuaternion, _ rhs: FixedQuaternion) -> FixedQuaternion {
+        unitProduct(lhs, w: Int64(rhs.w.raw), x: Int64(rhs.x.raw), y: Int64(rhs.y.raw), z: Int64(rhs.z.raw))
+    }
+
+    /// `unitProduct` with rhs given by its components' raw integers (each in Int32's range).
+    @inlinable @inline(__always)
+    static func unitProduct(_ lhs: FixedQuaternion, w bw: Int64, x bx: Int64, y by: Int64, z bz: Int64) -> FixedQuaternion {
         let (aw, ax, ay, az) = (Int64(lhs.w.raw), Int64(lhs.x.raw), Int64(lhs.y.raw), Int64(lhs.z.raw))
-        let (bw, bx, by, bz) = (Int64(rhs.w.raw), Int64(rhs.x.raw), Int64(rhs.y.raw), Int64(rhs.z.raw))
         let w = aw &* bw &- ax &* bx &- ay &* by &- az &* bz
         let x = aw &* bx &+ ax &* bw &+ ay &* bz &- az &* by
         let y = aw &* by &- ax &* bz &+ ay &* bw &+ az &* bx

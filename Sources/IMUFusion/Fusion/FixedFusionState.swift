@@ -28,7 +28,20 @@ public struct FixedFusionState: Sendable, Equatable {
     /// Specific force in I (Q40 g), low-passed with τ_acc.
     public var accelLowPass = FixedCascadedLowPass()
     /// Gyro bias estimate (Q40 rad/s, device frame).
-    public var bias = WideVector3.zero
+    public var bias = WideVector3.zero {
+        didSet { negatedBiasQ26 = FixedFusionState.negatedQ26(bias) }
+    }
+    /// −bias rounded half up to Q26 (the rate's format in the gyro step), kept beside `bias`
+    /// (every write of it updates this): the step's (ω·2^24 − b + 2^13) >> 14 is exactly
+    /// ω·2^10 + ((2^13 − b) >> 14), since ω·2^24 is a multiple of 2^14. Two instructions per
+    /// component less per sample; the bias changes only on decimated and magnetometer samples.
+    public private(set) var negatedBiasQ26 = WideVector3.zero
+
+    @inlinable @inline(__always)
+    static func negatedQ26(_ b: WideVector3) -> WideVector3 {
+        WideVector3(x: roundingShiftRight(0 &- b.x, by: 14), y: roundingShiftRight(0 &- b.y, by: 14),
+                    z: roundingShiftRight(0 &- b.z, by: 14))
+    }
     /// The offset last measured at rest by a re-levelling (Q40 rad/s; 0 until then): a steady
     /// rate within biasClip of it passes the loose rest test.
     public var biasCenter = WideVector3.zero

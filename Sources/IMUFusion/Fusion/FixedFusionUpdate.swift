@@ -12,7 +12,10 @@
 /// magnetometer at most that often (`fixedFusionMagnetometerStep`). Divisions only when dt
 /// moves by > 2 % (gains), on the decimated samples of the first τ_acc (span/elapsed) and per
 /// magnetometer sample used (one, plus dt/elapsed during the first τ_mag).
-@inlinable
+/// Always inlined into its few callers (the filter, the benches, the firmware's loop): the
+/// call's register saves, argument packing and the optional's tag test cost ≈ 20 of the ≈ 200
+/// instructions of the per-sample path.
+@inlinable @inline(__always)
 public func fixedFusionUpdate(
     state s: inout FixedFusionState, coefficients c: FixedFusionCoefficients,
     gyro: FixedVector3<Q16>, accel: FixedVector3<Q16>, mag: FixedVector3<Q16>?, dt: Q30
@@ -39,27 +42,33 @@ public func fixedFusionUpdate(
     // 64 + 2 rad/s per component (clamped sample, bias range < 2 rad/s) < 2^6.05, as Q26
     // < 2^32.05, times dt (< 2^30) < 2^62.05: one 64-bit product, no 128-bit one. Below
     // dt = 1/17 s no component reaches Q3.29's ±4 rad (66/17 = 3.9 rad): no saturation.
-    let rate = WideVector3(gyro) - s.bias
-    @inline(__always) func angle(_ v: Int64) -> Int64 { roundingShiftRight(roundingShiftRight(v, by: 14) &* step, by: 27) }
-    let theta: FixedVector3<Q29>
+    // The rate in Q26 is ω·2^10 − bias rounded (`negatedBiasQ26`: the same integer as rounding
+    // ω·2^24 − bias from Q40).
+    let negatedBias = s.negatedBiasQ26
+    let rate = WideVector3(
+        x: Int64(gyro.x.raw) &<< 10 &+ negatedBias.x, y: Int64(gyro.y.raw) &<< 10 &+ negatedBias.y,
+        z: Int64(gyro.z.raw) &<< 10 &+ negatedBias.z)
+    @inline(__always) func angle(_ v: Int64) -> Int64 { roundingShiftRight(v &* step, by: 27) }
+    // θ's components as the Q29 raw integers, kept in Int64 (no round trip through Int32: in
+    // the first branch the values fit, so truncation would be the identity).
+    let theta: (x: Int64, y: Int64, z: Int64)
     if step < (1 << 30) / 17 {
-        @inline(__always) func q29(_ v: Int64) -> Q29 { Q29(raw: Int32(truncatingIfNeeded: angle(v))) }
-        theta = FixedVector3(x: q29(rate.x), y: q29(rate.y), z: q29(rate.z))
+        theta = (angle(rate.x), angle(rate.y), angle(rate.z))
     } else {
-        @inline(__always) func q29(_ v: Int64) -> Q29 { Q29(raw: saturatedInt32(angle(v))) }
-        theta = FixedVector3(x: q29(rate.x), y: q29(rate.y), z: q29(rate.z))
+        @inline(__always) func q29(_ v: Int64) -> Int64 { Int64(saturatedInt32(angle(v))) }
+        theta = (q29(rate.x), q29(rate.y), q29(rate.z))
     }
-    let delta = FixedQuaternion.integrationStep(rotationVector: theta)
+    let delta = FixedQuaternion.integrationStepRaw(theta.x, theta.y, theta.z)
     if delta.isUnit {
         // The attitude is unit to a few LSB (renormalised on every decimated step, see
         // `fixedFusionDecimatedStep`) and so is a normalised step: their product too, the
         // roundings of step and product moving | |q|² − 1 | by a few LSB per sample (at most
         // 14.9 LSB in between renormalisations in `FixedFusionStateTests`). A larger step is
         // renormalised at once.
-        let turned = FixedQuaternion.unitProduct(s.gyroAttitude, delta.quaternion)
+        let turned = FixedQuaternion.unitProduct(s.gyroAttitude, w: delta.w, x: delta.x, y: delta.y, z: delta.z)
         s.gyroAttitude = delta.isNormalised ? turned : turned.renormalized()
     } else {
-        s.gyroAttitude = (s.gyroAttitude * delta.quaternion).renormalized()
+        s.gyroAttitude = (s.gyroAttitude * FixedQuaternion(rawStep: delta.w, delta.x, delta.y, delta.z)).renormalized()
     }
     // The specific force into the almost-inertial frame, group by group (see
     // `FixedFusionDecimation.inertialForceSum`); a group cut short ends in
@@ -92,6 +101,7 @@ public func fixedFusionUpdate(
 func fixedFusionDecimatedStep(state s: inout FixedFusionState, coefficients c: FixedFusionCoefficients) {
     if s.decimation.groupPhase > 0 { s.decimation.endGroup(attitude: s.gyroAttitude) }
     let sums = s.decimation
+    let gains = s.gains  // one copy, passed by reference to the parts below (not one per call)
     s.elapsedAtDecimation = advanced(s.elapsedAtDecimation, by: sums.span)
     s.magneticDtAtDecimation = advanced(s.magneticDtAtDecimation, by: sums.span)
     s.decimation = FixedFusionDecimation()
@@ -106,7 +116,7 @@ func fixedFusionDecimatedStep(state s: inout FixedFusionState, coefficients c: F
     // (span ≤ 8 · 1.02 s, so span · 2^30 fits).
     let warmUpGain = s.elapsed < c.accelerometerTau ? ((sums.span &<< 30) &+ s.elapsed / 2) / s.elapsed : 0
     s.rest.update(
-        gyro: gyro, specificForce: specificForce, sums: sums, gains: s.gains, warmUpGain: warmUpGain,
+        gyro: gyro, specificForce: specificForce, sums: sums, gains: gains, warmUpGain: warmUpGain,
         biasCenter: s.biasCenter, coefficients: c)
     // At rest with a rate beyond restRelevelGap from the estimate: the reference's re-levelling
     // (an offset nobody calibrated): the bias jumps to the mean rate at rest, the gravity low-pass
@@ -128,20 +138,23 @@ func fixedFusionDecimatedStep(state s: inout FixedFusionState, coefficients c: F
         }
     }
     let correction = FixedInclinationCorrection.update(
-        inclination: &s.inclination, lowPass: &s.accelLowPass, sums: sums, gains: s.gains, warmUpGain: warmUpGain,
+        inclination: &s.inclination, lowPass: &s.accelLowPass, sums: sums, gains: gains, warmUpGain: warmUpGain,
         exact: relevel)
+    // The bias is updated in a local and stored once (its `didSet` keeps `negatedBiasQ26`).
+    var bias = s.bias
     if c.parameters.motionBiasEnabled {
         s.biasEstimator.update(
-            bias: &s.bias, isAtRest: s.rest.isAtRest, correction: correction, rows: s.unitAttitude6D.unitRotationMatrix,
-            sums: sums, gains: s.gains, warmUpGain: warmUpGain, limit: s.biasLimit(c), offsetMeasured: s.biasMeasured,
+            bias: &bias, isAtRest: s.rest.isAtRest, correction: correction, rows: s.unitAttitude6D.unitRotationMatrix,
+            sums: sums, gains: gains, warmUpGain: warmUpGain, limit: s.biasLimit(c), offsetMeasured: s.biasMeasured,
             coefficients: c)
     }
     // The rest bias: the N per-sample steps towards the rest mean (which changes only here) as
     // one step of their combined gain.
     if s.rest.isAtRest && c.parameters.restBiasEnabled {
         FixedGyroBiasEstimator.restStep(
-            bias: &s.bias, reference: s.rest.stillMean, gain: s.gains.restBiasDecimated, clip: s.biasLimit(c))
+            bias: &bias, reference: s.rest.stillMean, gain: gains.restBiasDecimated, clip: s.biasLimit(c))
     }
+    s.bias = bias
 }
 
 extension FixedFusionState {
@@ -164,7 +177,8 @@ func fixedFusionMagnetometerStep(state s: inout FixedFusionState, coefficients c
     s.heading.accuracy = s.heading.accuracy(drifting: magDt, coefficients: c)
     s.magneticDtAtDecimation = -s.decimation.span  // magneticDt = 0 from here
     if isStale(s.magneticGains.dt, for: magDt) { s.magneticGains = FixedMagneticGains(coefficients: c, dt: magDt) }
-    let turning = s.rest.gyroReference.stage2.squaredLengthQ48 >= c.magneticNewFieldMinRateSquared
+    // The gyro's low-pass of clamped (±64 rad/s) samples stays within ±64: no clamp needed.
+    let turning = s.rest.gyroReference.stage2.squaredLengthQ48OfBounded >= c.magneticNewFieldMinRateSquared
     // The vertical bias learns once the inclination has settled and no rest measured the bias lately.
     let learnsBias = s.elapsed >= c.accelerometerTau && s.rest.sinceRest >= c.magneticBiasRestHold
     let attitude6D = s.unitAttitude6D  // once: the heading's update is out of line
@@ -172,9 +186,11 @@ func fixedFusionMagnetometerStep(state s: inout FixedFusionState, coefficients c
         magEarth: s.heading.heading.rotateAboutVertical(attitude6D.rotatedField(clampedSample(mag, limit: 2048))),
         dt: magDt, gains: s.magneticGains, turning: turning, learnsBias: learnsBias, coefficients: c)
     if biasGain > 0 {
+        var bias = s.bias  // a local: `bias` is observed (see `negatedBiasQ26`)
         FixedGyroBiasEstimator.learnAlongVertical(
-            bias: &s.bias, headingError: s.heading.lastError, gain: biasGain, up: attitude6D.unitRotationMatrix.row2,
+            bias: &bias, headingError: s.heading.lastError, gain: biasGain, up: attitude6D.unitRotationMatrix.row2,
             limit: c.magneticBiasClip)
+        s.bias = bias
     }
 }
 
@@ -222,9 +238,11 @@ extension FixedQuaternion {
         let (w, z) = (Int64(self.w.raw), Int64(self.z.raw))
         let cosine = roundingShiftRight(w &* w &- z &* z, by: 30)  // Q30
         let sine = roundingShiftRight(w &* z, by: 29)  // 2wz, Q30
+        // |(c, s)| = w² + z² ≤ 1 + 2⁻²⁰ (a unit heading) and v is a rotated clamped sample
+        // (`rotatedField`: |v| < 2^30.2 raw), so |result| < 2^31: no saturation needed.
         let (x, y) = (Int64(v.x.raw), Int64(v.y.raw))
         return FixedVector3(
-            x: Q16(raw: saturatedInt32(roundingShiftRight(cosine &* x &- sine &* y, by: 30))),
-            y: Q16(raw: saturatedInt32(roundingShiftRight(sine &* x &+ cosine &* y, by: 30))), z: v.z)
+            x: Q16(raw: Int32(truncatingIfNeeded: roundingShiftRight(cosine &* x &- sine &* y, by: 30))),
+            y: Q16(raw: Int32(truncatingIfNeeded: roundingShiftRight(sine &* x &+ cosine &* y, by: 30))), z: v.z)
     }
 }

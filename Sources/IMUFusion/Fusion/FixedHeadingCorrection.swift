@@ -136,16 +136,21 @@ public struct FixedHeadingCorrection: Sendable, Equatable {
         lastError = Q29(raw: Int32(truncatingIfNeeded: error))
         guard k > 0 else { return 0 }
         // k·e/2 as Q2.30 has the raw integer of k·e as Q3.29: Q30 · Q29 → Q29 is a shift of 30.
+        // 0 < k < 2^30 (k ≥ 1 took the exact turn above) and |e| ≤ π·2^29, so |half| < π·2^29
+        // < 2^31: no saturation (h ≤ π/2 as Q2.30).
         let half = roundingShiftRight(k &* error, by: 30)
-        let turn = FixedQuaternion(w: .one, x: .zero, y: .zero, z: Q30(raw: saturatedInt32(half)))
+        let turn = FixedQuaternion(w: .one, x: .zero, y: .zero, z: Q30(raw: Int32(truncatingIfNeeded: half)))
         if heading.x == .zero && heading.y == .zero {
             // The heading is a rotation about z (it always is: every change is one): the same
             // integers as the general product and renormalisation, without their zero terms.
+            // |(w', z')| = √(1 + h²)·|(w, z)| ≤ 1.87 (h ≤ π/2, the heading unit): inside Q2.30,
+            // so the product's saturation is left out (the same integers).
             let (a, h) = (Int64(1) << 30, Int64(turn.z.raw))
             let (w, z) = (Int64(heading.w.raw), Int64(heading.z.raw))
             let turned = FixedQuaternion(
-                w: Q30(raw: saturatedInt32(roundingShiftRight((a &* w) &>> 2 &- (h &* z) &>> 2, by: 28))), x: .zero,
-                y: .zero, z: Q30(raw: saturatedInt32(roundingShiftRight((a &* z) &>> 2 &+ (h &* w) &>> 2, by: 28))))
+                w: Q30(raw: Int32(truncatingIfNeeded: roundingShiftRight((a &* w) &>> 2 &- (h &* z) &>> 2, by: 28))),
+                x: .zero, y: .zero,
+                z: Q30(raw: Int32(truncatingIfNeeded: roundingShiftRight((a &* z) &>> 2 &+ (h &* w) &>> 2, by: 28))))
             heading = turned.renormalized()
         } else {
             heading = (turn * heading).renormalized()

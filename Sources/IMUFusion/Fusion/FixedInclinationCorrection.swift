@@ -61,10 +61,13 @@ public enum FixedInclinationCorrection {
             inclination = (correction * inclination).normalized()
         } else {
             // Afterwards each correction is tiny: (1, φ/2) is the same rotation to third order.
+            // φ = (u_y, −u_x) of a unit u (|u| ≤ 1 + 10⁻⁴ with the series above): φ/2 fits
+            // Q2.30 and |(1, φ/2)|² ≤ 1.26, so the product with the unit inclination is ≤ 1.13:
+            // neither needs its saturation (the same integers).
             let correction = FixedQuaternion(
-                w: .one, x: Q30(raw: saturatedInt32(roundingShiftRight(phi.x, by: 1))),
-                y: Q30(raw: saturatedInt32(roundingShiftRight(phi.y, by: 1))), z: .zero)
-            inclination = (correction * inclination).renormalized()
+                w: .one, x: Q30(raw: Int32(truncatingIfNeeded: roundingShiftRight(phi.x, by: 1))),
+                y: Q30(raw: Int32(truncatingIfNeeded: roundingShiftRight(phi.y, by: 1))), z: .zero)
+            inclination = FixedQuaternion.boundedProduct(correction, inclination).renormalized()
         }
         return phi
     }

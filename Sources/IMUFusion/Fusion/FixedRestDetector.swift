@@ -34,7 +34,9 @@ public struct FixedRestDetector: Sendable, Equatable {
         // Stillness from the rate's variation, not its size (see the reference): near the known
         // offset the loose acceleration test, anywhere inside restBiasClip the strict one.
         let near = gyroLp - biasCenter
-        let da2 = (specificForce - accelLp).squaredLengthQ48
+        // A clamped sample (±32 g) minus the low-pass of means of such samples (inside ±32 g,
+        // see `squaredLengthQ48OfBounded`): within ±64, no clamp needed.
+        let da2 = (specificForce - accelLp).squaredLengthQ48OfBounded
         let still = (gyro - gyroLp).squaredLengthQ48 < c.restGyroThresholdSquared
             && (da2 < c.restAccelThresholdSquared
                 && near.x.magnitude < c.biasClip.magnitude && near.y.magnitude < c.biasClip.magnitude

@@ -118,6 +118,16 @@ public struct WideVector3: Sendable, Equatable {
         let (a, b, c) = (q24(x), q24(y), q24(z))
         return a &* a &+ b &* b &+ c &* c
     }
+
+    /// `squaredLengthQ48` of a vector already within ±64 per component (Q40: ±2^46), e.g. a
+    /// low-pass of clamped gyro samples (each step moves by a rounded fraction ≤ 1 of the gap
+    /// to an input inside ±64, so it stays inside): the clamp is the identity there (±2^46
+    /// rounds to ±2^30 in Q24) and is left out. The same integer.
+    @inlinable @inline(__always)
+    public var squaredLengthQ48OfBounded: Int64 {
+        let (a, b, c) = (roundingShiftRight(x, by: 16), roundingShiftRight(y, by: 16), roundingShiftRight(z, by: 16))
+        return a &* a &+ b &* b &+ c &* c
+    }
 }
 
 extension FixedMatrix3 {
@@ -185,8 +195,10 @@ extension FixedQuaternion {
         let tx = roundingShiftRight(y &* mz &- z &* my, by: 30)
         let ty = roundingShiftRight(z &* mx &- x &* mz, by: 30)
         let tz = roundingShiftRight(x &* my &- y &* mx, by: 30)
+        // Each result component is at most |m| + 2|w||t| + 2|u||t| + rounding ≤ 5·|m| < 2^30.2
+        // (|t| ≤ |u||m| + 2, |w|, |u| ≤ 1 + 2⁻²⁰ for a unit q): inside Int32 without saturation.
         @inline(__always) func q16(_ m: Int64, _ doubled: Int64) -> Q16 {
-            Q16(raw: saturatedInt32(roundingShiftRight((m &<< 29) &+ doubled, by: 29)))
+            Q16(raw: Int32(truncatingIfNeeded: roundingShiftRight((m &<< 29) &+ doubled, by: 29)))
         }
         return FixedVector3(
             x: q16(mx, w &* tx &+ (y &* tz &- z &* ty)),
