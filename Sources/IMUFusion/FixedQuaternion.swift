@@ -35,14 +35,7 @@ public struct FixedQuaternion: Sendable, Equatable {
     /// rounded once, saturating: within ½ LSB of the exact product of the inputs (tests).
     @inlinable @inline(__always)
     public static func * (lhs: FixedQuaternion, rhs: FixedQuaternion) -> FixedQuaternion {
-        let (aw, ax, ay, az) = (Int64(lhs.w.raw), Int64(lhs.x.raw), Int64(lhs.y.raw), Int64(lhs.z.raw))
-        let (bw, bx, by, bz) = (Int64(rhs.w.raw), Int64(rhs.x.raw), Int64(rhs.y.raw), Int64(rhs.z.raw))
-        // Products are ≤ 2^62; quartered, four of them fit Int64 for any inputs.
-        @inline(__always) func p(_ a: Int64, _ b: Int64) -> Int64 { (a &* b) &>> 2 }
-        let w = p(aw, bw) &- p(ax, bx) &- p(ay, by) &- p(az, bz)
-        let x = p(aw, bx) &+ p(ax, bw) &+ p(ay, bz) &- p(az, by)
-        let y = p(aw, by) &- p(ax, bz) &+ p(ay, bw) &+ p(az, bx)
-        let z = p(aw, bz) &+ p(ax, by) &- p(ay, bx) &+ p(az, bw)
+        let (w, x, y, z) = quarteredProductSums(lhs, rhs)
         @inline(__always) func q30(_ v: Int64) -> Q30 {
             Q30(raw: saturatedInt32(roundingShiftRight(v, by: 28)))
         }
@@ -54,17 +47,24 @@ public struct FixedQuaternion: Sendable, Equatable {
     /// saturation is the identity and is left out. The same integers as `*`.
     @inlinable @inline(__always)
     static func boundedProduct(_ lhs: FixedQuaternion, _ rhs: FixedQuaternion) -> FixedQuaternion {
-        let (aw, ax, ay, az) = (Int64(lhs.w.raw), Int64(lhs.x.raw), Int64(lhs.y.raw), Int64(lhs.z.raw))
-        let (bw, bx, by, bz) = (Int64(rhs.w.raw), Int64(rhs.x.raw), Int64(rhs.y.raw), Int64(rhs.z.raw))
-        @inline(__always) func p(_ a: Int64, _ b: Int64) -> Int64 { (a &* b) &>> 2 }
-        let w = p(aw, bw) &- p(ax, bx) &- p(ay, by) &- p(az, bz)
-        let x = p(aw, bx) &+ p(ax, bw) &+ p(ay, bz) &- p(az, by)
-        let y = p(aw, by) &- p(ax, bz) &+ p(ay, bw) &+ p(az, bx)
-        let z = p(aw, bz) &+ p(ax, by) &- p(ay, bx) &+ p(az, bw)
+        let (w, x, y, z) = quarteredProductSums(lhs, rhs)
         @inline(__always) func q30(_ v: Int64) -> Q30 {
             Q30(raw: Int32(truncatingIfNeeded: roundingShiftRight(v, by: 28)))
         }
         return FixedQuaternion(w: q30(w), x: q30(x), y: q30(y), z: q30(z))
+    }
+
+    /// The components of lhs ⊗ rhs as sums of quartered 64-bit products (Q58): products are
+    /// ≤ 2^62, so four quartered ones fit Int64 for any inputs.
+    @inlinable @inline(__always)
+    static func quarteredProductSums(_ lhs: FixedQuaternion, _ rhs: FixedQuaternion) -> (Int64, Int64, Int64, Int64) {
+        let (aw, ax, ay, az) = (Int64(lhs.w.raw), Int64(lhs.x.raw), Int64(lhs.y.raw), Int64(lhs.z.raw))
+        let (bw, bx, by, bz) = (Int64(rhs.w.raw), Int64(rhs.x.raw), Int64(rhs.y.raw), Int64(rhs.z.raw))
+        @inline(__always) func p(_ a: Int64, _ b: Int64) -> Int64 { (a &* b) &>> 2 }
+        return (p(aw, bw) &- p(ax, bx) &- p(ay, by) &- p(az, bz),
+                p(aw, bx) &+ p(ax, bw) &+ p(ay, bz) &- p(az, by),
+                p(aw, by) &- p(ax, bz) &+ p(ay, bw) &+ p(az, bx),
+                p(aw, bz) &+ p(ax, by) &- p(ay, bx) &+ p(az, bw))
     }
 
     /// lhs ⊗ rhs for factors with |lhs|·|rhs| < 2 − 2⁻²⁹ (e.g. two nearly unit quaternions):
