@@ -45,7 +45,15 @@ public enum AtomicFile {
         // A stray temporary of this process (an earlier crash simulation) is replaced.
         unlink(temporary)
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, permissions)
-        guard fd >= 0 else { throw failure("create \(temporary)") }
+        guard fd >= 0 else {
+            // The temporary file's name is ours, not the user's: name the folder that refused it.
+            let code = errno
+            throw CalibrationFileError(
+                file: path, line: 0,
+                message: code == ENOENT
+                    ? "cannot write: the folder \(directory) does not exist"
+                    : "cannot write: cannot create a file in \(directory): \(String(cString: strerror(code)))")
+        }
         var closed = false
         var renamed = false
         // The steps; a failure comes back as a value, a simulated crash as a throw.

@@ -3,8 +3,8 @@ import Foundation
 /// RFC 3339 UTC timestamps ("2026-11-22T06:43:27Z") for the calibration files, by calendar
 /// arithmetic on days since 1970 (Howard Hinnant's civil-from-days algorithm), so neither the
 /// machine's time zone nor its locale can change what is written or read.
-enum UTCTimestamp {
-    static func string(_ date: Date) -> String {
+public enum UTCTimestamp {
+    public static func string(_ date: Date) -> String {
         let seconds = Int(date.timeIntervalSince1970.rounded(.down))
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let secondOfDay = seconds - days * 86_400

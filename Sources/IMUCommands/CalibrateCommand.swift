@@ -225,7 +225,8 @@ struct CalibrateMagnetometer: ParsableCommand {
             } else if view.plainDue(at: t) {
                 say(view.plainLine(sweep, seconds: t), json: true)
             }
-            return sweep.coveragePercent >= coverage
+            // Done when the coverage asked for is reached and all four figures meet their goals.
+            return sweep.coveragePercent >= coverage && sweep.figures?.allGood == true
         }
         switch source {
         case .replay(let log, _):
@@ -261,16 +262,31 @@ struct CalibrateMagnetometer: ParsableCommand {
         } catch {
             throw outcome.refuse(error.reason)
         }
-        let calibration = report.calibration
+        if StopSignal.isRequested, sweep.figures?.allGood != true {
+            throw outcome.refuse("coverage \(number(sweep.coveragePercent, 0))% of \(number(coverage, 0))% after \(sweep.fields.count) readings")
+        }
+        // One coverage figure throughout: the one the sweep showed and was judged by.
+        var calibration = report.calibration
+        calibration.coveragePercent = sweep.coveragePercent
+        let unmet = sweep.figures.map(MagnetometerGoals.unmet) ?? ["no figures yet"]
+        if !unmet.isEmpty { calibration.accuracy = min(calibration.accuracy, .medium) }
         let saved = try outcome.store(for: source.chipIdentity) { $0.magnetometer = .init(calibration, calibratedAt: Date()) }
         let h = calibration.hardIronMicrotesla
-        outcome.publish(
-            json: CalibrationJSON.magnetometer(calibration),
-            words: "hard iron: x \(number(h.x, 2)) y \(number(h.y, 2)) z \(number(h.z, 2)) µT; field \(number(calibration.fieldMicrotesla, 1)) µT;"
-                + " residual \(number(calibration.residualPercent, 2)) %; coverage \(number(calibration.coveragePercent, 0)) %;"
-                + " accuracy \(calibration.accuracy.rawValue) (\(report.model.summary); \(report.outliersRejected) outliers left out)"
-                + (report.advice.map { "\nto do better: \($0)" } ?? ""),
-            saved: saved)
+        var words = [
+            "hard iron   x \(number(h.x, 2))  y \(number(h.y, 2))  z \(number(h.z, 2)) µT",
+            "field       \(number(calibration.fieldMicrotesla, 1)) µT" + (expected.map { " (expected \(number($0, 1)) µT here)" } ?? ""),
+            "fit         residual \(number(calibration.residualPercent, 2))%, coverage \(number(calibration.coveragePercent, 0))%,"
+                + " \(report.model.summary), \(report.outliersRejected) outliers left out",
+            "accuracy    \(calibration.accuracy.rawValue)",
+        ]
+        if !unmet.isEmpty {
+            // Saved all the same (better than none), but said plainly, with what it costs.
+            words.append("below its goals: " + unmet.joined(separator: ", ") + ".")
+            words.append("Saved as accuracy \(calibration.accuracy.rawValue), not high: the heading can be several degrees off,")
+            words.append("most where the sweep left gaps. Run it again to do better.")
+        }
+        if !unmet.isEmpty, let advice = report.advice { words.append("to do better: \(advice)") }
+        outcome.publish(json: CalibrationJSON.magnetometer(calibration), words: words.joined(separator: "\n"), saved: saved)
         try source.applied(saved: saved, json: outcome.json)
     }
 
@@ -284,14 +300,30 @@ struct CalibrateMagnetometer: ParsableCommand {
 // MARK: Show and reset
 
 struct CalibrateShow: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "show", abstract: "Print the stored calibration files.")
+    static let configuration = CommandConfiguration(
+        commandName: "show", abstract: "Print the stored calibrations: every chip's, or the one --sim / --board / --bus names.",
+        usage: "imu calibrate show [--sim | --board <board>] [--toml] [--system]")
+
+    @OptionGroup var source: IMUSourceOptions
+
+    @Flag(help: "Print each file as stored (TOML) instead of a summary in °/s, mg and µT.")
+    var toml = false
 
     @Flag(help: "Look in /etc/imu instead of $XDG_CONFIG_HOME/imu.")
     var system = false
 
     func run() throws {
         let directory = CalibrationDirectory.forWriting(environment: ProcessInfo.processInfo.environment, system: system)
-        let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).filter { $0.hasSuffix(".toml") }.sorted()
+        var names = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).filter { $0.hasSuffix(".toml") }.sorted()
+        // With an IMU named, only its file (the twin's with --sim).
+        if source.sim || source.board != nil || source.bus != nil {
+            let chip = try source.open().chipIdentity
+            names = names.filter { $0 == chip.fileName }
+            guard !names.isEmpty else {
+                print("no calibration stored for \(chip) in \(directory)")
+                return
+            }
+        }
         guard !names.isEmpty else {
             print("no calibration stored in \(directory)")
             return
@@ -312,7 +344,7 @@ struct CalibrateShow: ParsableCommand {
                         message: "the calibration of \(file.chip) is stored under another chip's name (it belongs in \(expected))")
                 }
                 print("\(path): \(file.chip)")
-                print(file.tomlText)
+                print(toml ? file.tomlText : CalibrationSummary.lines(file).joined(separator: "\n"))
             } catch {
                 printToStandardError("\(error)")
                 unusable.append(path)

@@ -131,15 +131,21 @@ struct CalibrationOutcome {
     }
 
     /// A refusal: words for a person, or {"error": …} for a program; the command then fails.
+    /// After Ctrl-C it is a stop, not a refusal: what was missing is said, nothing is saved.
     func refuse(_ reason: String) -> Error {
-        if json { print(CalibrationJSON.error(reason)) }
-        return RefusedCalibration(reason: reason, printed: json)
+        let refusal = RefusedCalibration(reason: reason, printed: json, stopped: StopSignal.isRequested)
+        if json { print(CalibrationJSON.error(refusal.description)) }
+        return refusal
     }
 }
 
-/// A calibration that was refused: a non-zero exit, its reason already printed under --json.
+/// A calibration that was refused (or stopped by Ctrl-C before it was done): a non-zero exit,
+/// its reason already printed under --json.
 struct RefusedCalibration: Error, CustomStringConvertible {
     let reason: String
     let printed: Bool
-    var description: String { "calibration refused: \(reason)" }
+    var stopped = false
+    var description: String {
+        stopped ? "calibration stopped before it was done, nothing saved: \(reason)" : "calibration refused: \(reason)"
+    }
 }

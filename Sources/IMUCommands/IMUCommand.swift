@@ -24,6 +24,7 @@ public struct IMUCommand: ParsableCommand {
     /// directory") instead of `Error Domain=NSCocoaErrorDomain Code=256 "(null)"`.
     public static func main() {
         do {
+            if let unknown = DemoCommand.unknownDemo(in: Array(CommandLine.arguments.dropFirst())) { throw unknown }
             var command = try parseAsRoot()
             try command.run()
         } catch let error as NSError where error.domain == NSCocoaErrorDomain || error.domain == NSPOSIXErrorDomain {

@@ -70,28 +70,71 @@ struct LiveMotionView {
             lines += Self.wrap("! compass \(compass): move the device in a figure-eight, through every direction", width: columns - 1, indent: "  ")
         }
         // The graphs: a label line and one line per axis each, as many as fit (attitude first).
-        let graphs: [(String, String, Double, (Int) -> [Double])] = [
-            ("attitude", "°", 5, { axis in history.map { $0.attitude[axis] } }),
-            ("user acceleration", " g", 0.05, { axis in history.map { $0.user[axis] } }),
-            ("rotation rate", " rad/s", 0.2, { axis in history.map { $0.rotation[axis] } }),
+        let graphs: [(name: String, unit: String, floor: Double, isAngle: Bool, series: (Int) -> [Double])] = [
+            ("attitude", "°", 5, true, { axis in history.map { $0.attitude[axis] } }),
+            ("user acceleration", " g", 0.05, false, { axis in history.map { $0.user[axis] } }),
+            ("rotation rate", " rad/s", 0.2, false, { axis in history.map { $0.rotation[axis] } }),
         ]
         let names = [["roll", "pitch", "yaw"], ["x", "y", "z"], ["x", "y", "z"]]
         let width = max(10, columns - 8)
         // Rows to spare go to the graphs: each axis as tall as three graphs of three axes allow.
         let height = max(1, min(4, (rows - lines.count - 3) / 9))
         for (index, graph) in graphs.enumerated() where rows - lines.count >= 1 + 3 * height {
-            let series = (0..<3).map(graph.3)
-            // Scaled to the largest value shown, never finer than `graph.2` (noise stays small).
-            let range = max(graph.2, series.joined().map(abs).max() ?? 0)
-            lines.append("\(graph.0), last \(Int(Self.historySeconds)) s (±\(number(range, range < 1 ? 2 : 0))\(graph.1))")
+            // Each axis on its own scale (a ±25° roll beside a 170° yaw is not a flat line), angles
+            // unwrapped (a yaw through ±180° is one curve) and centred on the middle of what they
+            // span; never finer than the floor, so noise stays small.
+            let scales = (0..<3).map { axis in
+                ChartScale(graph.isAngle ? Self.unwrappedDegrees(graph.series(axis)) : graph.series(axis), centred: graph.isAngle, floor: graph.floor)
+            }
+            let places = graph.floor < 1 ? 2 : 0
+            let label = (0..<3).map { names[index][$0] + " " + scales[$0].label(places: places) }.joined(separator: "  ")
+            lines.append("\(graph.name), last \(Int(Self.historySeconds)) s: \(label)\(graph.unit)")
             for axis in 0..<3 {
-                let chart = Self.chart(series[axis], range: range, width: width, height: height)
+                let chart = Self.chart(scales[axis].offsets, range: scales[axis].range, width: width, height: height)
                 for (row, text) in chart.enumerated() {
                     lines.append((row == height - 1 ? names[index][axis] : "").leftPadded(6) + " " + text)
                 }
             }
         }
         return lines
+    }
+
+    /// Angles in degrees made continuous: a step of more than 180° between neighbours is a wrap
+    /// through ±180°, not a turn.
+    static func unwrappedDegrees(_ angles: [Double]) -> [Double] {
+        var out: [Double] = []
+        out.reserveCapacity(angles.count)
+        for angle in angles {
+            guard let previous = out.last else {
+                out.append(angle)
+                continue
+            }
+            out.append(previous + remainder(angle - previous, 360))
+        }
+        return out
+    }
+
+    /// One graphed axis: the values as offsets from a centre, and the half-height they fill.
+    struct ChartScale {
+        let centre: Double
+        let range: Double
+        let offsets: [Double]
+
+        /// `centred`: about the middle of the span (angles); else about zero (rates, accelerations).
+        init(_ values: [Double], centred: Bool, floor: Double) {
+            let low = values.min() ?? 0, high = values.max() ?? 0
+            centre = centred ? (low + high) / 2 : 0
+            let centre = centre
+            range = max(floor, values.map { abs($0 - centre) }.max() ?? 0)
+            offsets = values.map { $0 - centre }
+        }
+
+        /// `±0.30`, or `170±12` for a centred scale (the centre wrapped back to ±180).
+        func label(places: Int) -> String {
+            let spread = "±" + number(range, places)
+            let middle = number(remainder(centre, 360), 0)
+            return middle == "0" || middle == "-0" ? spread : middle + spread
+        }
     }
 
     /// `height` rows of bars, lowest value at the bottom edge, highest at the top (8 levels a row).

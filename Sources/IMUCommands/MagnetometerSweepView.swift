@@ -45,11 +45,11 @@ struct MagnetometerSweepView {
         ]
         if let figures = sweep.figures {
             lines.append(Self.figuresLine(figures))
-            lines.append("goals (MotionCal): gaps < 15, variance < 4.5, wobble < 4, fit error < 5")
+            lines.append(MagnetometerGoals.line)
             lines.append("next: " + figures.hint())
         } else {
             lines.append("gaps –   variance –   wobble –   fit error –")
-            lines.append("goals (MotionCal): gaps < 15, variance < 4.5, wobble < 4, fit error < 5")
+            lines.append(MagnetometerGoals.line)
             lines.append("next: keep turning, slowly, through every direction")
         }
         return lines
@@ -68,5 +68,26 @@ struct MagnetometerSweepView {
     func plainLine(_ sweep: MagnetometerSweep, seconds: Double) -> String {
         let figures = sweep.figures.map { Self.figuresLine($0) + "; next: " + $0.hint() } ?? "keep turning"
         return "\(Int(seconds)) s: coverage \(number(sweep.coveragePercent, 0))% of \(number(goalPercent, 0))%; " + figures
+    }
+}
+
+/// MotionCal's four goals for a magnetometer sweep, as `imu calibrate mag` states and checks them.
+enum MagnetometerGoals {
+    typealias F = MagnetometerSweepFigures
+    static let line = "goals (MotionCal): gaps < \(number(F.goodGaps, 0)), variance < \(number(F.goodVariance, 1)),"
+        + " wobble < \(number(F.goodWobble, 0)), fit error < \(number(F.goodFitError, 0))"
+
+    /// The figures that miss their goals, in words ("gaps 20.0% (goal < 15)"); empty when all meet them.
+    static func unmet(_ f: F) -> [String] {
+        var out: [String] = []
+        func check(_ name: String, _ value: Double?, _ goal: Double) {
+            guard let value else { return out.append("\(name) unknown") }
+            if value >= goal { out.append("\(name) \(number(value, 1))% (goal < \(number(goal, goal < 5 ? 1 : 0)))") }
+        }
+        check("gaps", f.gapsPercent, F.goodGaps)
+        check("variance", f.variancePercent, F.goodVariance)
+        check("wobble", f.wobblePercent, F.goodWobble)
+        check("fit error", f.fitErrorPercent, F.goodFitError)
+        return out
     }
 }

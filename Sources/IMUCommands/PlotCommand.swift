@@ -58,6 +58,8 @@ struct PlotCommand: ParsableCommand {
         // Atomically (a full disk leaves the old chart, or none, never half of one), and with
         // the system's reason when it fails.
         try CommandError.wrapping { try AtomicFile.write(chart.svg(), to: output) }
+        let seconds = recording.samples.last!.timestamp - recording.samples[0].timestamp
+        print("wrote \(output): \(chart.panels.count) panels, \(recording.samples.count) samples over \(number(seconds, 1)) s")
     }
 
     /// Accelerometer, gyroscope and (when the log has one) magnetometer panels.

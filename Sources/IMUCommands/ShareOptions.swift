@@ -1,3 +1,4 @@
+import Foundation
 import ArgumentParser
 import IMUDaemon
 import IMUEngine
@@ -83,7 +84,11 @@ final class SocketFrontEnd: DaemonFrontEnd {
         do {
             try server.start()
         } catch {
-            throw CommandError("no local socket: \(error)")
+            // A user without a runtime folder of their own lands on the service's /run/imu.
+            let hint = settings.path.hasPrefix("/run/imu/") && getuid() != 0
+                ? " (the service's folder; as a user give --socket PATH, e.g. --socket /tmp/imu-$USER.sock, or log in so that XDG_RUNTIME_DIR is set)"
+                : ""
+            throw CommandError("no local socket: \(error)\(hint)")
         }
         self.server = server
     }

@@ -16,10 +16,21 @@ public protocol TOMLSchemaDecoder {
 /// of it (a larger file is refused before it is read whole); errors name the file.
 public func readConfigurationText(_ path: String, what: String) throws(ConfigFileError) -> String {
     let limit = TOMLLimits.configuration.maximumBytes
-    guard let handle = FileHandle(forReadingAtPath: path) else {
-        throw ConfigFileError(file: path, line: 0, message: "cannot read the \(what)")
+    // Opened without blocking and checked before reading: a FIFO or a device at the path must
+    // not hang the reader (a daemon's reload), and every refusal says why.
+    let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+    guard fd >= 0 else {
+        let code = errno
+        let reason = code == ENOENT ? "there is no such file" : String(cString: strerror(code)).lowercased()
+        throw ConfigFileError(file: path, line: 0, message: "cannot read the \(what): \(reason)")
     }
+    let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
     defer { try? handle.close() }
+    var status = stat()
+    guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+        let kind = status.st_mode & S_IFMT == S_IFDIR ? "a folder" : "not a regular file"
+        throw ConfigFileError(file: path, line: 0, message: "cannot read the \(what): it is \(kind)")
+    }
     let data: Data
     do {
         data = try handle.read(upToCount: limit + 1) ?? Data()

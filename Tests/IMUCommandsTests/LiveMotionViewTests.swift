@@ -47,8 +47,8 @@ import IMUFormats
     @Test func graphsShowAttitudeAndUseTheirHeight() {
         let lines = frame(accuracy: .high, dropped: 0)
         #expect(lines.contains { $0.hasPrefix("attitude, last 5 s") }, "\(lines)")
-        let userIndex = lines.firstIndex { $0.hasPrefix("user acceleration, last 5 s (±0.05 g)") }
-        let rotationIndex = lines.firstIndex { $0.hasPrefix("rotation rate, last 5 s (±0.30 rad/s)") }
+        let userIndex = lines.firstIndex { $0.hasPrefix("user acceleration, last 5 s: x ±0.05  y ±0.05  z ±0.05 g") }
+        let rotationIndex = lines.firstIndex { $0.hasPrefix("rotation rate, last 5 s: x ±0.20  y ±0.20  z ±0.30 rad/s") }
         #expect(userIndex != nil && rotationIndex != nil, "\(lines)")
         guard let userIndex, let rotationIndex else { return }
         let userX = lines[userIndex + 1].dropFirst(7), userY = lines[userIndex + 2].dropFirst(7)
@@ -57,6 +57,39 @@ import IMUFormats
         #expect(userX.contains("▁") && userX.contains("█"), "\(userX)")
         let rotationZ = lines[rotationIndex + 3].dropFirst(7)
         #expect(rotationZ.contains("▁") && rotationZ.contains("█"), "\(rotationZ)")
+    }
+
+    /// Each angle on its own scale, unwrapped: a ±20° roll beside a yaw turning through ±180°
+    /// fills its height, and the yaw is one continuous curve centred on 180°, not a jump.
+    @Test func anglesAreScaledEachAndUnwrapped() {
+        var view = LiveMotionView()
+        var last: [String] = []
+        for i in 0..<200 {
+            let t = Double(i) / 100
+            let roll = 20 * sin(3 * t) * .pi / 180, yaw = (170 + 10 * t) * .pi / 180
+            // Core Motion's roll turns about y (pitch about x).
+            let q = Quaternion(axis: Vector3(0, 0, 1), angle: yaw) * Quaternion(axis: Vector3(0, 1, 0), angle: roll)
+            let m = DeviceMotion(
+                timestamp: t, attitude: Attitude(quaternion: q, referenceFrame: .xArbitraryZVertical), rotationRate: Vector3(0, 0, 0),
+                gravity: Vector3(0, 0, -1), userAcceleration: Vector3(0, 0, 0), magneticField: nil, heading: nil)
+            view.add(m)
+            if let lines = view.frame(for: m, dropped: 0, wallClock: t, columns: 80, rows: 24) { last = lines }
+        }
+        let label = try? #require(last.first { $0.hasPrefix("attitude, last 5 s: ") })
+        // Roll spans ±20°, pitch stays within the 5° floor, yaw runs 170° → 190° (−170°): centred on 180°.
+        #expect(label?.contains("roll ±20") == true && label?.contains("pitch ±5") == true, "\(last)")
+        #expect(label?.contains("yaw 180±10°") == true || label?.contains("yaw -180±10°") == true, "\(last)")
+        guard let index = last.firstIndex(where: { $0.hasPrefix("attitude, last 5 s: ") }) else { return }
+        let roll = last[index + 1].dropFirst(7), yaw = last[index + 3].dropFirst(7)
+        #expect(roll.contains("▁") && roll.contains("█"), "\(roll)")
+        // Continuous: the yaw's levels only rise, left to right (no drop at ±180°).
+        let levels = yaw.map { Array("▁▂▃▄▅▆▇█").firstIndex(of: $0) ?? -1 }
+        #expect(zip(levels, levels.dropFirst()).allSatisfy { $0 <= $1 }, "\(yaw)")
+    }
+
+    @Test func unwrappingKeepsTurnsAndRemovesWraps() {
+        #expect(LiveMotionView.unwrappedDegrees([170, 179, -179, -170]) == [170, 179, 181, 190])
+        #expect(LiveMotionView.unwrappedDegrees([-170, 175]) == [-170, -185])
     }
 
     @Test func saysWhatIsUncalibratedAndWhatToRun() {

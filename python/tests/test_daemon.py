@@ -1,48 +1,23 @@
 """The Python client against a real `imu run` on the twin (seed-sequence: upright, then turned
 clockwise at 4 s, ...). IMU names the executable (default: .build/debug/imu of this checkout)."""
 import os
-import signal
-import subprocess
 import sys
-import tempfile
-import time
 import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 import imu  # noqa: E402
-
-ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-EXECUTABLE = os.environ.get("IMU", os.path.join(ROOT, ".build", "debug", "imu"))
-RULES = '[[rule]]\nname = "quiet"\non = "slap"\n  [[rule.action]]\n  command = ["/bin/true"]\n'
+from daemon_fixture import TwinDaemon  # noqa: E402
 
 
 class DaemonTests(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        cls.directory = tempfile.TemporaryDirectory(prefix="imu-python-")
-        cls.socket = os.path.join(cls.directory.name, "imu.sock")
-        rules = os.path.join(cls.directory.name, "rules.toml")
-        with open(rules, "w") as f:
-            f.write(RULES)
-        cls.daemon = subprocess.Popen(
-            [EXECUTABLE, "run", "--config", rules, "--sim", "seed-sequence", "--socket", cls.socket, "--duration", "60"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        deadline = time.monotonic() + 30
-        while not os.path.exists(cls.socket):
-            if cls.daemon.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError("imu run did not serve %s: %s" % (cls.socket, cls.daemon.stderr.read().decode()))
-            time.sleep(0.05)
+        cls.daemon = TwinDaemon("--sim", "seed-sequence")
+        cls.socket = cls.daemon.socket
 
     @classmethod
     def tearDownClass(cls):
-        cls.daemon.send_signal(signal.SIGTERM)
-        try:
-            cls.daemon.wait(timeout=30)
-        finally:
-            if cls.daemon.poll() is None:
-                cls.daemon.kill()
-            cls.daemon.stderr.close()
-            cls.directory.cleanup()
+        cls.daemon.stop()
 
     def test_hello_names_the_twin_and_the_protocol(self):
         with imu.Client(socket=self.socket, timeout=10) as client:
@@ -88,7 +63,7 @@ class DaemonTests(unittest.TestCase):
             client.ping()
 
     def test_no_daemon_is_a_clear_error(self):
-        missing = os.path.join(self.directory.name, "nobody.sock")
+        missing = os.path.join(self.daemon.directory.name, "nobody.sock")
         with self.assertRaises(imu.DaemonNotRunning) as error:
             imu.Client(socket=missing)
         self.assertIn(missing, str(error.exception))
