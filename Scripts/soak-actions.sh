@@ -98,7 +98,7 @@ leftovers=$(pgrep -f "sleep $marker" | wc -l || true)
 
 # Accounting from the log.
 fired=$(grep -c 'rule fired' "$log" || true)
-stop_line=$(grep '^<6>stopped' "$log" | tail -1)
+stop_line=$(grep -E '^(<6>)?stopped' "$log" | tail -1)
 field() { sed -n "s/.*[ =]$1=\([0-9]*\).*/\1/p" <<<"$stop_line"; }
 started=$(field started); finished=$(field finished); timed_out=$(field timed_out)
 stopped=$(field stopped); dropped=$(field dropped); not_started=$(field not_started)

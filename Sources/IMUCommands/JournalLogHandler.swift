@@ -4,11 +4,13 @@ import IMUDevices
 import IMUEngine
 import IMUFormats
 
-/// swift-log to standard error the way journald reads it: each line starts with the syslog
-/// priority in angle brackets (`<6>` info, `<4>` warning, `<3>` error), which systemd turns into
-/// the journal's priority, followed by the message and its metadata as key=value. Every text is
-/// escaped (`escaped`), so nothing that comes from a file, an event or a command (a rule name
-/// with a newline in it) can end the line and start a forged one at another priority.
+/// swift-log to standard error. When standard error is the journal (systemd says so in
+/// JOURNAL_STREAM), each line starts with the syslog priority in angle brackets (`<6>` info,
+/// `<4>` warning, `<3>` error), which journald turns into the entry's priority; on a terminal or
+/// a pipe, plain text with "warning: " or "error: " before what needs attention. Then the message
+/// and its metadata as key=value. Every text is escaped (`escaped`), so nothing that comes from
+/// a file, an event or a command (a rule name with a newline in it) can end the line and start a
+/// forged one.
 struct JournalLogHandler: LogHandler {
     var metadata: Logger.Metadata = [:]
     var logLevel: Logger.Level = .info
@@ -61,14 +63,39 @@ struct JournalLogHandler: LogHandler {
     }
 
     func log(event: LogEvent) {
-        let line = Self.line(level: event.level, message: "\(event.message)", metadata: metadata.merging(event.metadata ?? [:]) { _, new in new })
+        let line = Self.line(
+            level: event.level, message: "\(event.message)", metadata: metadata.merging(event.metadata ?? [:]) { _, new in new },
+            journal: Self.standardErrorIsJournal)
         FileHandle.standardError.write(Data(line.utf8))
     }
 
-    /// One journal line: priority, escaped message, escaped key=value fields, newline.
-    static func line(level: Logger.Level, message: String, metadata: Logger.Metadata) -> String {
+    /// One line: the priority (journal) or a word for warnings and errors (plain), the escaped
+    /// message, escaped key=value fields, newline.
+    static func line(level: Logger.Level, message: String, metadata: Logger.Metadata, journal: Bool = true) -> String {
         let fields = metadata.sorted { $0.key < $1.key }.map { escaped($0.key) + "=" + escaped("\($0.value)") }
             .joined(separator: " ")
-        return "<\(priority(level))>\(escaped(message))" + (fields.isEmpty ? "" : " " + fields) + "\n"
+        let lead: String
+        if journal {
+            lead = "<\(priority(level))>"
+        } else {
+            switch level {
+            case .warning: lead = "warning: "
+            case .error, .critical: lead = "error: "
+            default: lead = ""
+            }
+        }
+        return lead + escaped(message) + (fields.isEmpty ? "" : " " + fields) + "\n"
+    }
+
+    /// Whether standard error is the journal: systemd sets JOURNAL_STREAM to the device and inode
+    /// ("DEVICE:INODE") of the stream it connected, and a redirection changes them.
+    static let standardErrorIsJournal = isJournal(ProcessInfo.processInfo.environment["JOURNAL_STREAM"], descriptor: STDERR_FILENO)
+
+    static func isJournal(_ journalStream: String?, descriptor: Int32) -> Bool {
+        guard let parts = journalStream?.split(separator: ":"), parts.count == 2,
+              let device = UInt64(parts[0]), let inode = UInt64(parts[1]) else { return false }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { return false }
+        return UInt64(status.st_dev) == device && UInt64(status.st_ino) == inode
     }
 }

@@ -148,7 +148,7 @@ import IMUFormats
             defer { try? FileManager.default.removeItem(atPath: rules) }
             let run = try await imu("run", "--config", rules, "--sim", "shake", "--virtual-time", "--duration", "4", environment: env)
             #expect(run.succeeded, "\(run)")
-            let warning = run.stderr.split(separator: "\n").first { $0.hasPrefix("<4>running uncalibrated") }
+            let warning = run.stderr.split(separator: "\n").first { $0.hasPrefix("warning: running uncalibrated") }
             #expect(warning?.contains(path) == true, "\(run.stderr)")
             #expect(run.stderr.contains("calibration=none"),
                     "\(run.stderr)")

@@ -178,6 +178,6 @@ import IMUFormats
         #expect(run.succeeded, "\(run)")
         let warnings = run.stderr.split(separator: "\n").filter { $0.contains("uncalibrated") }
         #expect(warnings.count == 1, "\(run.stderr)")
-        #expect(warnings.first.map { $0.hasPrefix("<4>") && $0.contains("fix: imu calibrate gyro --sim && imu calibrate mag --sim") } == true, "\(warnings)")
+        #expect(warnings.first.map { $0.hasPrefix("warning: ") && $0.contains("fix: imu calibrate gyro --sim && imu calibrate mag --sim") } == true, "\(warnings)")
     }
 }

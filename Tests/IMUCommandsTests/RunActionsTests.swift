@@ -56,7 +56,8 @@ import IMUFormats
               timeout-ms = 5000
             """)
         defer { try? FileManager.default.removeItem(atPath: rules) }
-        let result = try await imu("run", "--config", rules, "--sim", "shake", "--duration", "3")
+        // Under systemd (standard error is the journal): every line starts with its priority.
+        let result = try await imu("run", "--config", rules, "--sim", "shake", "--duration", "3", journal: true)
         try #require(result.succeeded, "\(result)")
         let lines = result.stderr.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
         #expect(lines.allSatisfy { $0.range(of: "^<[0-7]>", options: .regularExpression) != nil }, "\(result.stderr)")
@@ -87,7 +88,7 @@ import IMUFormats
         process.send(SIGTERM)
         let result = try await process.finish(within: 15)
         #expect(result.succeeded, "\(result)")
-        #expect(result.stderr.contains("<5>command stopped") && result.stderr.contains("pid=\(pgid)"), "\(result.stderr)")
+        #expect(result.stderr.contains("command stopped") && result.stderr.contains("pid=\(pgid)"), "\(result.stderr)")
         #expect(result.stderr.contains("started=1 finished=0 timed_out=0 stopped=1"), "\(result.stderr)")
         #expect(kill(-pgid, 0) == -1 && errno == ESRCH, "members of the command's group outlived the daemon")
     }
@@ -117,7 +118,7 @@ import IMUFormats
         process.send(SIGTERM)
         let result = try await process.finish(within: 15)
         #expect(gone, "the command's group outlived the reload: \(result.stderr)")
-        #expect(result.stderr.contains("<5>command stopped") && result.stderr.contains("<5>rules reloaded"), "\(result.stderr)")
+        #expect(result.stderr.contains("command stopped") && result.stderr.contains("rules reloaded"), "\(result.stderr)")
     }
 
     /// The process group id a test command wrote to `path` (waits up to 20 s for it).
@@ -139,6 +140,19 @@ import IMUFormats
         Daemon.log(.trouble("I²C bus /dev/i2c-1: remote I/O error; retrying every 50 ms"), to: log)
         #expect(recorder.levels == [.warning])
         #expect(JournalLogHandler.line(level: .warning, message: "outage", metadata: [:]) == "<4>outage\n")
+    }
+
+    /// Priorities only for the journal: on a terminal or a pipe, words for what needs attention.
+    @Test func plainTextWhenStandardErrorIsNotTheJournal() async throws {
+        #expect(JournalLogHandler.line(level: .warning, message: "outage", metadata: [:], journal: false) == "warning: outage\n")
+        #expect(JournalLogHandler.line(level: .error, message: "bad", metadata: [:], journal: false) == "error: bad\n")
+        #expect(JournalLogHandler.line(level: .info, message: "started", metadata: ["rate_hz": "100"], journal: false) == "started rate_hz=100\n")
+        #expect(!JournalLogHandler.isJournal(nil, descriptor: STDERR_FILENO))
+        #expect(!JournalLogHandler.isJournal("1:2", descriptor: STDERR_FILENO))
+        let plain = try await imu("run", "--config", "/dev/null/none.toml", "--sim", "--virtual-time", "--duration", "1")
+        #expect(!plain.succeeded && plain.stderr.hasPrefix("error: "), "\(plain)")
+        let journal = try await imu("run", "--config", "/dev/null/none.toml", "--sim", "--virtual-time", "--duration", "1", journal: true)
+        #expect(!journal.succeeded && journal.stderr.hasPrefix("<3>"), "\(journal)")
     }
 
     @Test func escapingKeepsEveryTextOnOneLine() {

@@ -30,7 +30,7 @@ import IMUFormats
         let fired = result.stderr.split(separator: "\n").filter { $0.contains("rule fired") }
         #expect(fired.count == 2, "\(result.stderr)")
         #expect(fired.first?.contains("line17=high") == true && fired.last?.contains("line17=low") == true)
-        #expect(result.stderr.hasPrefix("<6>started") && result.stderr.contains("<6>stopped"))
+        #expect(result.stderr.hasPrefix("started") && result.stderr.contains("stopped"))
     }
 
     @Test func lowPowerFromTheRulesFileSleepsBetweenShakesAndStillToggles() async throws {
@@ -72,10 +72,10 @@ import IMUFormats
         process.send(SIGTERM)
         let result = try await process.finish(within: 5)
         #expect(result.succeeded, "\(result)")
-        #expect(result.stderr.contains("<3>rules not reloaded, keeping the old ones") && result.stderr.contains("\(rules):3:"))
+        #expect(result.stderr.contains("error: rules not reloaded, keeping the old ones") && result.stderr.contains("\(rules):3:"))
         #expect(result.stderr.contains("\(rules):2:9: TOML syntax error"), "\(result.stderr)")
-        #expect(result.stderr.contains("<5>rules reloaded rules=2"))
-        #expect(result.stderr.contains("<6>stopped"))
+        #expect(result.stderr.contains("rules reloaded rules=2"))
+        #expect(result.stderr.contains("stopped"))
     }
 
     /// Pulses end on a real-time thread when RLIMIT_RTPRIO allows it (the service unit's
@@ -119,10 +119,10 @@ import IMUFormats
             try #require(process.terminationStatus == 0, "\(wrapper): \(output)")
             let told = output.split(separator: "\n").filter { $0.contains("pulses end on") }
             if !granted {
-                #expect(told.count == 1 && told[0].hasPrefix("<4>pulses end on an ordinary thread")
+                #expect(told.count == 1 && told[0].hasPrefix("warning: pulses end on an ordinary thread")
                     && told[0].contains("RLIMIT_RTPRIO is 0") && told[0].contains("LimitRTPRIO=10"), "\(output)")
             } else {
-                #expect(told == ["<6>pulses end on a real-time thread (SCHED_FIFO, priority 10)"], "\(output)")
+                #expect(told == ["pulses end on a real-time thread (SCHED_FIFO, priority 10)"], "\(output)")
             }
             #expect(output.contains("rule fired"), "\(output)")
         }

@@ -46,7 +46,9 @@ final class IMUProcess: @unchecked Sendable {
 
     var pid: Int32 { process.processIdentifier }
 
-    init(_ arguments: [String], environment: [String: String] = [:]) throws {
+    /// `journal`: standard error is told to be the journal, as systemd tells a service
+    /// (JOURNAL_STREAM names the pipe's device and inode), so lines carry their priorities.
+    init(_ arguments: [String], environment: [String: String] = [:], journal: Bool = false) throws {
         self.arguments = arguments
         process.executableURL = try IMUExecutable.url()
         process.arguments = arguments
@@ -59,6 +61,11 @@ final class IMUProcess: @unchecked Sendable {
         let stdout = Pipe(), stderr = Pipe()
         process.standardOutput = stdout
         process.standardError = stderr
+        if journal {
+            var status = stat()
+            fstat(stderr.fileHandleForWriting.fileDescriptor, &status)
+            process.environment?["JOURNAL_STREAM"] = "\(status.st_dev):\(status.st_ino)"
+        }
         try process.run()
         readToEnd(stdout.fileHandleForReading, isStandardError: false)
         readToEnd(stderr.fileHandleForReading, isStandardError: true)
@@ -156,8 +163,8 @@ extension IMUProcess {
 }
 
 /// Runs `imu arguments…` to its end (killed, and an error, after `seconds`).
-func imu(_ arguments: String..., within seconds: Double = 30, environment: [String: String] = [:]) async throws -> IMUResult {
-    try await IMUProcess(arguments, environment: environment).finish(within: seconds)
+func imu(_ arguments: String..., within seconds: Double = 30, environment: [String: String] = [:], journal: Bool = false) async throws -> IMUResult {
+    try await IMUProcess(arguments, environment: environment, journal: journal).finish(within: seconds)
 }
 
 /// What a pipe has now (empty at end of file), read with read(2) and retried on EINTR:
