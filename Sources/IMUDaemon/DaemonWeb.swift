@@ -29,7 +29,7 @@ extension Daemon {
         do {
             dashboard = try Dashboard(
                 settings: http, feed: EngineFeed(engine: engine), daemon: link,
-                stateDirectory: try StateDirectory.path(environment: environment), log: log)
+                stateDirectory: try settings.stateDirectory ?? StateDirectory.path(environment: environment), log: log)
             try dashboard.start()
         } catch {
             throw DaemonError("the web dashboard: \(error)")
