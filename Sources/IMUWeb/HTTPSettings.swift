@@ -25,7 +25,7 @@ public struct HTTPSettings: Sendable, Equatable {
     /// Connections at once (HTTP and WebSocket): every client, and room for page loads.
     public var maxConnections: Int { maxClients * 2 + 8 }
     /// Connections one address may hold: fewer than all, so one peer cannot lock the others out.
-    public var maxConnectionsPerAddress: Int { maxClients + 4 }
+    public var maxConnectionsPerAddress: Int { maxClients + 8 }
 
     public static let defaultMaxClients = 16
     public static let defaultMaxMessageBytes = 16 * 1024
