@@ -3,39 +3,78 @@ import NIOCore
 
 /// What one peer may hold of the server, and how long a connection may take to say what it
 /// wants. Shared by every connection of one server.
+///
+/// When `maxConnections` are open, a new connection makes room by closing the oldest one that
+/// has not shown the token (a connection with it is "proven"), so peers without the token
+/// cannot lock out one with it, however many addresses they connect from.
 final class ConnectionLimits: @unchecked Sendable {
-    /// Connections one address may hold at once; more are answered 503 and closed, so one peer
-    /// cannot take every slot (MaximumAvailableConnections) from the others.
+    /// Connections one address may hold at once; more are answered 503 and closed.
     let perAddress: Int
+    /// Connections at once before the oldest unproven one is closed for a new one.
+    let maxConnections: Int
     /// The first request's head must be complete within this; else 408 and closed (idle and
     /// slow connections cannot hold slots).
     let headerTimeout: TimeAmount
     private let lock = NSLock()
-    private var open: [String: Int] = [:]
+    private var perAddressOpen: [String: Int] = [:]
+    private var live: [ObjectIdentifier: Entry] = [:]
+    private var sequence: UInt64 = 0
 
-    init(perAddress: Int, headerTimeout: TimeAmount) {
+    struct Entry {
+        var order: UInt64
+        var proven = false
+        var evicting = false
+        let evict: NIOLoopBound<ConnectionGuard>
+    }
+
+    enum Admission {
+        case admitted(evict: NIOLoopBound<ConnectionGuard>?)
+        case tooManyFromAddress
+        case full
+    }
+
+    init(perAddress: Int, maxConnections: Int, headerTimeout: TimeAmount) {
         self.perAddress = perAddress
+        self.maxConnections = maxConnections
         self.headerTimeout = headerTimeout
     }
 
-    /// Takes a slot for `address`; false when it holds `perAddress` already.
-    func enter(_ address: String) -> Bool {
+    /// Takes a slot for `channel` from `address`; when all are taken, the oldest unproven
+    /// connection is named for closing (the caller closes it on its loop).
+    func admit(_ channel: ObjectIdentifier, address: String, guarding: NIOLoopBound<ConnectionGuard>) -> Admission {
         lock.withLock {
-            let count = open[address, default: 0]
-            guard count < perAddress else { return false }
-            open[address] = count + 1
-            return true
+            let fromAddress = perAddressOpen[address, default: 0]
+            guard fromAddress < perAddress else { return .tooManyFromAddress }
+            var evict: NIOLoopBound<ConnectionGuard>?
+            let open = live.values.filter { !$0.evicting }.count
+            if open >= maxConnections {
+                guard let oldest = live.filter({ !$0.value.proven && !$0.value.evicting }).min(by: { $0.value.order < $1.value.order }) else {
+                    return .full
+                }
+                live[oldest.key]?.evicting = true
+                evict = oldest.value.evict
+            }
+            perAddressOpen[address] = fromAddress + 1
+            sequence += 1
+            live[channel] = Entry(order: sequence, evict: guarding)
+            return .admitted(evict: evict)
         }
     }
 
-    func leave(_ address: String) {
+    /// The connection showed the token (or the dashboard needs none): never closed for room.
+    func prove(_ channel: ObjectIdentifier) {
+        lock.withLock { live[channel]?.proven = true }
+    }
+
+    func leave(_ channel: ObjectIdentifier, address: String) {
         lock.withLock {
-            let count = open[address, default: 1] - 1
-            open[address] = count > 0 ? count : nil
+            live[channel] = nil
+            let count = perAddressOpen[address, default: 1] - 1
+            perAddressOpen[address] = count > 0 ? count : nil
         }
     }
 
-    var addresses: Int { lock.withLock { open.count } }
+    var open: Int { lock.withLock { live.count } }
 }
 
 /// The first handler of every connection, on its bytes: the per-address cap and the header
@@ -51,6 +90,8 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
 
     private let limits: ConnectionLimits
     private var address: String?
+    private var channelID: ObjectIdentifier?
+    private var context: ChannelHandlerContext?
     private var started = false
     private var closing = false
     private var headerDeadline: Scheduled<Void>?
@@ -80,12 +121,21 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     private func start(_ context: ChannelHandlerContext) {
         guard !started else { return }
         started = true
+        self.context = context
         let address = context.channel.remoteAddress?.ipAddress ?? "unknown"
-        guard limits.enter(address) else {
-            refuse(context, RawResponse.http(503, "too many connections from \(address) (at most \(limits.perAddress))"))
-            return
+        let channelID = ObjectIdentifier(context.channel)
+        switch limits.admit(channelID, address: address, guarding: NIOLoopBound(self, eventLoop: context.eventLoop)) {
+        case .tooManyFromAddress:
+            return refuse(context, RawResponse.http(503, "too many connections from \(address) (at most \(limits.perAddress))"))
+        case .full:
+            return refuse(context, RawResponse.http(503, "the dashboard has \(limits.maxConnections) connections that showed the token"))
+        case .admitted(let evict):
+            if let evict {
+                evict.eventLoop.execute { evict.value.evict() }
+            }
         }
         self.address = address
+        self.channelID = channelID
         let loop = context.eventLoop.assumeIsolated()
         headerDeadline = loop.scheduleTask(in: limits.headerTimeout) { [self] in
             guard !headComplete else { return }
@@ -93,18 +143,28 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         }
     }
 
+    /// Closed to make room for a newer connection (this one never showed the token).
+    func evict() {
+        guard let context else { return }
+        refuse(context, RawResponse.http(503, "closed to make room: the dashboard is full, and this connection has not shown the token"))
+    }
+
     func channelInactive(context: ChannelHandlerContext) {
         finish()
         context.fireChannelInactive()
     }
 
-    func handlerRemoved(context: ChannelHandlerContext) { finish() }
+    func handlerRemoved(context: ChannelHandlerContext) {
+        finish()
+        self.context = nil
+    }
 
     private func finish() {
         headerDeadline?.cancel()
         headerDeadline = nil
-        if let address { limits.leave(address) }
+        if let address, let channelID { limits.leave(channelID, address: address) }
         address = nil
+        channelID = nil
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {

@@ -46,6 +46,8 @@ public final class Dashboard: @unchecked Sendable {
     let clients = WebClients()
     let logins = LoginCodes()
     let calibration: CalibrationRunner
+    /// The connections' limits, and which ones showed the token (kept when room is made).
+    let limits: ConnectionLimits
 
     private let lock = NSLock()
     /// The server's tasks run here, off the cooperative pool (see `ServerExecutor`).
@@ -66,6 +68,8 @@ public final class Dashboard: @unchecked Sendable {
         let token = settings.isLoopback && !settings.allowControl ? nil : try AccessToken.loadOrCreate(in: stateDirectory)
         access = WebAccess(settings: settings, token: token)
         calibration = CalibrationRunner(feed: feed, daemon: daemon, clients: clients)
+        limits = ConnectionLimits(perAddress: settings.maxConnectionsPerAddress, maxConnections: settings.maxConnections,
+                                  headerTimeout: .nanoseconds(Int64(settings.headerTimeoutSeconds * 1e9)))
     }
 
     // MARK: Start and stop
@@ -74,8 +78,6 @@ public final class Dashboard: @unchecked Sendable {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let bound = DispatchSemaphore(value: 0)
         let outcome = StartOutcome()
-        let limits = ConnectionLimits(perAddress: settings.maxConnectionsPerAddress,
-                                      headerTimeout: .nanoseconds(Int64(settings.headerTimeoutSeconds * 1e9)))
         let channelConfiguration = HTTP1WebSocketUpgradeChannel.Configuration(
             http1: .init(idleTimeout: .nanoseconds(Int64(settings.idleTimeoutSeconds * 1e9)),
                          httpDecoderConfiguration: .init(maxHeaderFieldSize: 8 * 1024, maxHeaderListSize: 16 * 1024, maxHeaderFieldCount: 64)),
@@ -93,18 +95,21 @@ public final class Dashboard: @unchecked Sendable {
                             guardHandler.replaceNextAnswer(with: ByteBuffer(bytes: RawResponse.http(refusal.status, refusal.message)))
                             return .dontUpgrade
                         }
+                        self.prove(channel, headers: Self.headers(request))
                         return .upgrade([:]) { inbound, outbound, _ in
                             try await self.serveWebSocket(inbound: inbound, outbound: outbound)
                         }
                     }),
-                limits: limits)
+                limits: self.limits)
         }
         let app = Application(
             router: makeRouter(),
             server: server,
             configuration: .init(
                 address: .hostname(settings.host, port: settings.port), serverName: nil,
-                availableConnectionsDelegate: MaximumAvailableConnections(settings.maxConnections)),
+                // Above `maxConnections`, so that a new connection is accepted and makes room
+                // (ConnectionLimits closes the oldest one without the token).
+                availableConnectionsDelegate: MaximumAvailableConnections(settings.maxConnections * 2)),
             onServerRunning: { channel in
                 outcome.set(port: channel.localAddress?.port ?? 0)
                 bound.signal()
@@ -181,6 +186,12 @@ public final class Dashboard: @unchecked Sendable {
     public func setGPIO(_ lines: [GPIOLevel]) {
         lock.withLock { gpioLines = lines }
         clients.broadcast("{\"type\":\"gpio\",\"lines\":\(GPIOLevel.json(lines))}", to: .rules)
+    }
+
+    /// Marks `channel` as one that showed the token (or the dashboard needs none): it is kept
+    /// when room is made for new connections.
+    func prove(_ channel: any Channel, headers: [String: String]) {
+        if access.token == nil || access.presentsToken(headers) { limits.prove(ObjectIdentifier(channel)) }
     }
 
     var gpioJSON: String { GPIOLevel.json(lock.withLock { gpioLines }) }

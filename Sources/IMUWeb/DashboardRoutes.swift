@@ -8,7 +8,7 @@ import NIOCore
 extension Dashboard {
     func makeRouter() -> Router<DashboardContext> {
         let router = Router(context: DashboardContext.self)
-        router.add(middleware: AccessMiddleware(access: access))
+        router.add(middleware: AccessMiddleware(access: access, limits: limits))
         for (path, asset) in PageAssets.files {
             let route = path == "/index.html" ? "/" : path
             router.get(RouterPath(route)) { _, _ in Self.page(asset) }
@@ -170,11 +170,15 @@ extension Dashboard {
 struct AccessMiddleware: RouterMiddleware {
     typealias Context = DashboardContext
     let access: WebAccess
+    let limits: ConnectionLimits
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        if request.uri.path != "/login", let denial = access.checkRead(headers: Dashboard.headers(request.head)) {
+        let headers = Dashboard.headers(request.head)
+        if request.uri.path != "/login", let denial = access.checkRead(headers: headers) {
             return Dashboard.deny(denial)
         }
+        // A connection that showed the token is kept when room is made for new ones.
+        if access.token == nil || access.presentsToken(headers) { limits.prove(context.channelID) }
         return try await next(request, context)
     }
 }
@@ -184,10 +188,13 @@ struct AccessMiddleware: RouterMiddleware {
 struct DashboardContext: RequestContext, RemoteAddressRequestContext {
     var coreContext: CoreRequestContextStorage
     let remoteAddress: SocketAddress?
+    /// The connection, as `ConnectionLimits` knows it.
+    let channelID: ObjectIdentifier
 
     init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         remoteAddress = source.channel.remoteAddress
+        channelID = ObjectIdentifier(source.channel)
     }
 
     /// `127.0.0.1:50312`, `[::1]:50312`, or `unknown`.

@@ -80,6 +80,33 @@ import Testing
         #expect(try socket.response().status == 101)
     }
 
+    /// Peers without the token, from as many addresses as they like, cannot take the slots of
+    /// those with it: when all are open, the oldest connection that never showed it makes room.
+    @Test func connectionsWithoutTheTokenMakeRoom() throws {
+        let (dashboard, state) = try Self.serve(HTTPSettings(host: "0.0.0.0", port: 0, maxClients: 2))  // 12 connections
+        defer { dashboard.stop(); try? FileManager.default.removeItem(atPath: state) }
+        let port = dashboard.boundPort
+        let bearer = "Authorization: Bearer \(try #require(dashboard.access.token).value)\r\n"
+        let status = "GET /api/status HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n" + bearer + "\r\n"
+        // A connection that showed the token, kept alive, opened first.
+        let kept = try RawConnection(port: port, from: "127.0.0.2", receiveTimeout: 5)
+        try kept.send(status)
+        #expect(try kept.response().status == 200)
+        // 30 idle connections from ten addresses (three each: under the per-address cap).
+        var idle: [RawConnection] = []
+        for i in 0..<30 { idle.append(try RawConnection(port: port, from: "127.0.0.\(10 + i % 10)", receiveTimeout: 5)) }
+        // The oldest were closed to make room, and said why.
+        let first = try idle[0].response()
+        #expect(first.status == 503 && first.body.contains("make room"), "\(first)")
+        // A newcomer with the token is served; the kept connection still is.
+        let newcomer = try RawConnection(port: port, from: "127.0.0.3", receiveTimeout: 5)
+        try newcomer.send(status)
+        #expect(try newcomer.response().status == 200)
+        try kept.send(status)
+        #expect(try kept.response().status == 200)
+        #expect(dashboard.limits.open <= 12 + 1)
+    }
+
     @Test func refusedUpgradesSayWhy() throws {
         let (open, state) = try Self.serve(HTTPSettings(host: "127.0.0.1", port: 0, maxClients: 1))
         defer { open.stop(); try? FileManager.default.removeItem(atPath: state) }
