@@ -1,13 +1,14 @@
 import Foundation
 import IMUCalibration
 
-/// The secret a browser or program off this machine must show: 32 random bytes as hex, kept in
-/// the daemon's state directory (`http-token`, mode 0600) so it survives restarts. Shown as
-/// `Authorization: Bearer <token>` or as the `imu_token` cookie that a one-time link sets.
+/// The secret a browser or program must show off loopback, and everywhere to change state: 32
+/// random bytes as hex, kept in the daemon's state directory (`http-token`, mode 0600) so it
+/// survives restarts, and shown only by `imu token`. Presented as `Authorization: Bearer <token>`
+/// or as the `imu_token` cookie that a one-time link sets.
 public struct AccessToken: Sendable {
     public let value: String
     public let path: String
-    /// Made by this call (the daemon prints it, once); false when it was read from the file.
+    /// Made by this call; false when it was read from the file.
     public let created: Bool
 
     public static let fileName = "http-token"
