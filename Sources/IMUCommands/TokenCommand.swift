@@ -8,24 +8,26 @@ struct TokenCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "token",
         abstract: "Show the web dashboard's token and a one-time sign-in link.",
+        usage: "imu token [--config <rules.toml>] [--http <host:port>] [<options>]",
         discussion: """
-            The token is kept in the daemon's state directory (/var/lib/imu/http-token for the service), readable by its
-            user only, so the service's token needs sudo. The link comes from the running dashboard: open it within
-            10 minutes, once, and the browser keeps the token as a cookie.
+            The token is kept in the daemon's state directory, readable by its user only
+            (/var/lib/imu/http-token for the service: use sudo). The link comes from the
+            running dashboard: open it once, within 10 minutes, and the browser keeps the
+            token as a cookie.
 
             Examples:
               sudo imu token
               imu token --config rules.toml
-              curl -H "Authorization: Bearer $(sudo imu token --quiet)" http://127.0.0.1:8080/api/status
+              imu token --http 127.0.0.1:8080 --quiet
             """)
 
-    @Option(help: "The rules file whose [http] table says where the dashboard is.")
+    @Option(help: ArgumentHelp("The rules file whose [http] table says where the dashboard is.", valueName: "rules.toml"))
     var config: String = "/etc/imu/rules.toml"
 
-    @Option(help: "The dashboard's address, e.g. 127.0.0.1:8080; overrides [http] listen in the rules file.")
+    @Option(help: ArgumentHelp("The dashboard's address, e.g. 127.0.0.1:8080; overrides [http] listen in the rules file.", valueName: "host:port"))
     var http: String?
 
-    @Option(help: "Where the token is kept (default: the daemon's state directory, chosen as `imu run` chooses it).")
+    @Option(help: ArgumentHelp("Where the token is kept (default: the daemon's state directory, chosen as `imu run` chooses it).", valueName: "directory"))
     var stateDirectory: String?
 
     @Flag(help: "Print the token alone (for scripts), no link.")
