@@ -150,6 +150,7 @@ let package = Package(
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -165,7 +166,7 @@ let package = Package(
                 "IMUBus", "IMUDrivers", "IMUBoards", "IMULinux", "IMUTwin",
                 "IMUFusion", "IMUFusionReference", "IMULog", "IMUMotion", "IMUKit", "IMUGeometry", "IMUGeomagnetism",
                 "IMUCalibration", "IMUEvents", "IMURules", "IMUPlot", "IMUTilt", "IMUMQTT",
-                "IMUFormats", "IMUEngine", "IMUDevices", "IMUDaemon", "IMUShare", "IMUSensorProxy",
+                "IMUFormats", "IMUEngine", "IMUDevices", "IMUDaemon", "IMUShare", "IMUSensorProxy", "IMUWeb",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -14,8 +14,10 @@ outside checks use), opens the page and checks, reading the page itself:
   4. events: each event line the page logged, against when the twin produced it (its `t` on
      the engine's clock, mapped onto the wall clock through /api/status), <= 0.3 s;
   5. screenshots at 1280x800 and 390x844 (PNG, in --out);
-  6. magnetometer calibration through the page (allow-control): the Magnetometer button, the
-     twin tumbling, until the page says saved; the file exists and its accuracy is high;
+  6. magnetometer calibration through the page (allow-control): the browser signed in as a user
+     does (the link `imu token` prints; control needs the token on loopback too), the Magnetometer
+     button, the twin tumbling, until the page says saved; the file exists and its accuracy is
+     high; the daemon's output never shows the token;
   7. with --ten: ten pages at once at 50 Hz: the daemon's CPU and memory, and no samples lost.
 Prints one JSON object of figures; exits non-zero when a check fails.
 """
@@ -350,6 +352,17 @@ def screenshots(daemon, browser, out, figures):
         browser.pages.remove(page)
 
 
+def sign_in_link(imu, rules, port, env):
+    """The one-time sign-in link, as a user gets it: `imu token` (the daemon never logs it)."""
+    out = subprocess.run([imu, "token", "--config", rules, "--http", f"127.0.0.1:{port}"], env=env,
+                         capture_output=True, text=True, timeout=30)
+    links = [line.split(": ", 1)[1] for line in out.stdout.splitlines() if line.startswith("sign in")]
+    token = [line.split(": ", 1)[1] for line in out.stdout.splitlines() if line.startswith("token: ")]
+    if out.returncode != 0 or not links or not token:
+        raise SystemExit(f"imu token gave no sign-in link: {out.stdout}{out.stderr}")
+    return links[0], token[0]
+
+
 def calibrate_magnetometer(daemon, page, calibration_dir, figures):
     page.wait_for("!document.getElementById('start-mag').disabled", 10)
     start = time.monotonic()
@@ -419,7 +432,9 @@ def main():
     daemon = Daemon(args.imu, rules, free_port(), 600, "tumble", args.board, env)
     browser = Chromium(os.path.join(work, "chromium"))
     try:
-        page = browser.open_page(daemon.base + "/")
+        link, token = sign_in_link(args.imu, rules, daemon.port, env)
+        page = browser.open_page(link)  # sets the token cookie, then the page
+        check(token not in open(daemon.log.name).read(), "the daemon's output never shows the token")
         follow_attitude(daemon, page, figures)
         events_shown(daemon, page, figures)
         screenshots(daemon, browser, args.out, figures)

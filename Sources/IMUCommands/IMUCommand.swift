@@ -12,7 +12,7 @@ public struct IMUCommand: ParsableCommand {
         version: IMUCommand.version,
         subcommands: [
             ProbeCommand.self, ReadCommand.self, RecordCommand.self, PlotCommand.self, ReplayCommand.self, StreamCommand.self,
-            EventsCommand.self, DemoCommand.self, CalibrateCommand.self, RunCommand.self, BenchCommand.self, SoakCommand.self,
+            EventsCommand.self, DemoCommand.self, CalibrateCommand.self, RunCommand.self, TokenCommand.self, BenchCommand.self, SoakCommand.self,
         ]
     )
     public init() {}

@@ -60,6 +60,8 @@ public final class Daemon: @unchecked Sendable {
         public var calibrationSearchPath = SensorCalibration.standardSearchPath
         /// `--http HOST:PORT`: replaces `[http] listen` of the rules file (the web dashboard).
         public var httpListen: String?
+        /// Where the dashboard's token is kept; nil: `StateDirectory.path` of the environment.
+        public var stateDirectory: String?
 
         public init(rulesFile: String) {
             self.rulesFile = rulesFile

@@ -6,25 +6,14 @@ import IMUWeb
 /// The web dashboard as one of the daemon's front ends: started with it (after the engine
 /// exists, before it runs), stopped with it.
 extension Daemon {
-    /// `[http]` of the rules file (checked with file:line), `listen` replaced by `--http`.
+    /// `[http]` of the rules file (checked with file:line), `listen` replaced by `--http` (which
+    /// also stands for a `listen` the table leaves out).
     static func httpSettings(_ settings: Settings) throws(DaemonError) -> HTTPSettings? {
-        var http: HTTPSettings?
         do {
-            http = try HTTPSettings.load(fromConfigFile: settings.rulesFile)
+            return try HTTPSettings.resolve(rulesFile: settings.rulesFile, listen: settings.httpListen)
         } catch {
             throw DaemonError("\(error)")
         }
-        if let listen = settings.httpListen {
-            switch HTTPSettings.parseAddress(listen) {
-            case .success(let address):
-                if http == nil { http = HTTPSettings(host: address.host, port: address.port) }
-                http?.host = address.host
-                http?.port = address.port
-            case .failure(let problem):
-                throw DaemonError("--http \(problem.reason), not \"\(listen)\"")
-            }
-        }
-        return http
     }
 
     func startDashboard(_ http: HTTPSettings) throws(DaemonError) -> Dashboard {
@@ -40,7 +29,7 @@ extension Daemon {
         do {
             dashboard = try Dashboard(
                 settings: http, feed: EngineFeed(engine: engine), daemon: link,
-                stateDirectory: StateDirectory.path(environment: environment), log: log)
+                stateDirectory: try settings.stateDirectory ?? StateDirectory.path(environment: environment), log: log)
             try dashboard.start()
         } catch {
             throw DaemonError("the web dashboard: \(error)")
@@ -49,12 +38,10 @@ extension Daemon {
             "allow_control": "\(http.allowControl)", "max_clients": "\(http.maxClients)",
         ])
         if let token = dashboard.access.token {
-            if token.created, let link = dashboard.signInLink() {
-                // Shown this once; afterwards only where it is kept.
-                log.notice("dashboard token (kept in \(token.path), shown only now): \(token.value); sign this browser in within 10 minutes: \(link)")
-            } else {
-                log.notice("the dashboard needs the token kept in \(token.path) (Authorization: Bearer, or paste it on the page)")
-            }
+            // Never the token nor a sign-in code: whoever reads the journal (or a service's
+            // stderr) must not get in by it. `imu token` shows both to whoever can read the file.
+            let made = token.created ? "made a dashboard token in" : "the dashboard needs the token kept in"
+            log.notice("\(made) \(token.path): `imu token` shows it and a sign-in link (Authorization: Bearer, or paste it on the page)")
         }
         return dashboard
     }

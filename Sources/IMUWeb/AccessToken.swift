@@ -1,32 +1,26 @@
 import Foundation
 import IMUCalibration
 
-/// The secret a browser or program off this machine must show: 32 random bytes as hex, kept in
-/// the daemon's state directory (`http-token`, mode 0600) so it survives restarts. Shown as
-/// `Authorization: Bearer <token>` or as the `imu_token` cookie that a one-time link sets.
+/// The secret a browser or program must show off loopback, and everywhere to change state: 32
+/// random bytes as hex, kept in the daemon's state directory (`http-token`, mode 0600) so it
+/// survives restarts, and shown only by `imu token`. Presented as `Authorization: Bearer <token>`
+/// or as the `imu_token` cookie that a one-time link sets.
 public struct AccessToken: Sendable {
     public let value: String
     public let path: String
-    /// Made by this call (the daemon prints it, once); false when it was read from the file.
+    /// Made by this call; false when it was read from the file.
     public let created: Bool
 
     public static let fileName = "http-token"
 
-    /// Reads the token in `directory`, or makes one there (and the directory, 0700).
-    public static func loadOrCreate(in directory: String) throws -> AccessToken {
+    /// Reads the token in `directory`, or makes one there (and the directory, 0700). A file
+    /// that is there is used only when it is a regular file owned by this process's user with no
+    /// access for the group or others (0600): anything else may have been planted or read by
+    /// someone else, and is refused with its path and the fix.
+    public static func loadOrCreate(in directory: String) throws(TokenError) -> AccessToken {
         let path = joinPath(directory, fileName)
-        if let data = FileManager.default.contents(atPath: path) {
-            let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-            guard text.count >= 32, text.allSatisfy(\.isHexDigit) else {
-                throw TokenError(message: "\(path) does not hold a token (at least 32 hex digits); remove it and a new one is made")
-            }
-            return AccessToken(value: text, path: path, created: false)
-        }
-        do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        } catch {
-            throw TokenError(message: "cannot make the state directory \(directory): \(error.localizedDescription)")
-        }
+        if let existing = try read(path, owner: geteuid()) { return existing }
+        try TokenFile.makeDirectory(directory)
         let value = randomHex(bytes: 32)
         do {
             try AtomicFile.write(value + "\n", to: path, permissions: 0o600)
@@ -34,6 +28,22 @@ public struct AccessToken: Sendable {
             throw TokenError(message: "\(error)")
         }
         return AccessToken(value: value, path: path, created: true)
+    }
+
+    /// The token in `directory` when there is one (nil: no file). `owner`: the user the file
+    /// must belong to (the daemon's); nil for a reader who is not the daemon (`imu token` run
+    /// by an administrator), which still refuses a file that the group or others may read.
+    public static func load(in directory: String, owner: uid_t?) throws(TokenError) -> AccessToken? {
+        try read(joinPath(directory, fileName), owner: owner)
+    }
+
+    static func read(_ path: String, owner: uid_t?) throws(TokenError) -> AccessToken? {
+        guard let text = try TokenFile.readPrivate(path, owner: owner) else { return nil }
+        let value = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard value.count >= 32, value.allSatisfy(\.isHexDigit) else {
+            throw TokenError(message: "\(path) does not hold a token (at least 32 hex digits); remove it and a new one is made")
+        }
+        return AccessToken(value: value, path: path, created: false)
     }
 
     init(value: String, path: String, created: Bool) {
@@ -63,23 +73,6 @@ public struct AccessToken: Sendable {
     public struct TokenError: Error, CustomStringConvertible {
         public var message: String
         public var description: String { message }
-    }
-}
-
-/// The daemon's state directory, where the token lives: systemd's `$STATE_DIRECTORY` (the unit's
-/// `StateDirectory=imu`), else the service's /var/lib/imu when it exists, else
-/// `$XDG_STATE_HOME/imu`, else `~/.local/state/imu`.
-public enum StateDirectory {
-    public static func path(environment: [String: String]) -> String {
-        if let state = environment["STATE_DIRECTORY"]?.split(separator: ":").first, state.hasPrefix("/") { return String(state) }
-        var directory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: CalibrationDirectory.service, isDirectory: &directory), directory.boolValue,
-           access(CalibrationDirectory.service, W_OK) == 0 {
-            return CalibrationDirectory.service
-        }
-        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") { return joinPath(state, "imu") }
-        if let home = environment["HOME"], home.hasPrefix("/") { return joinPath(home, ".local/state/imu") }
-        return "/tmp/imu-\(getuid())"
     }
 }
 

@@ -46,6 +46,8 @@ public final class Dashboard: @unchecked Sendable {
     let clients = WebClients()
     let logins = LoginCodes()
     let calibration: CalibrationRunner
+    /// The connections' limits, and which ones showed the token (kept when room is made).
+    let limits: ConnectionLimits
 
     private let lock = NSLock()
     /// The server's tasks run here, off the cooperative pool (see `ServerExecutor`).
@@ -56,15 +58,18 @@ public final class Dashboard: @unchecked Sendable {
     /// The port bound (the one asked for, or the one the kernel chose for port 0).
     public private(set) var boundPort = 0
 
-    /// Makes the token (in `stateDirectory`) when the address is not loopback.
+    /// Reads or makes the token (in `stateDirectory`) when the address is not loopback or the
+    /// page may change state (control needs the token everywhere).
     public init(settings: HTTPSettings, feed: any MotionFeed, daemon: DaemonLink, stateDirectory: String, log: Logger) throws {
         self.settings = settings
         self.feed = feed
         self.daemon = daemon
         self.log = log
-        let token = settings.isLoopback ? nil : try AccessToken.loadOrCreate(in: stateDirectory)
+        let token = settings.isLoopback && !settings.allowControl ? nil : try AccessToken.loadOrCreate(in: stateDirectory)
         access = WebAccess(settings: settings, token: token)
         calibration = CalibrationRunner(feed: feed, daemon: daemon, clients: clients)
+        limits = ConnectionLimits(perAddress: settings.maxConnectionsPerAddress, maxConnections: settings.maxConnections,
+                                  headerTimeout: .nanoseconds(Int64(settings.headerTimeoutSeconds * 1e9)))
     }
 
     // MARK: Start and stop
@@ -73,25 +78,38 @@ public final class Dashboard: @unchecked Sendable {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let bound = DispatchSemaphore(value: 0)
         let outcome = StartOutcome()
+        let channelConfiguration = HTTP1WebSocketUpgradeChannel.Configuration(
+            http1: .init(idleTimeout: .nanoseconds(Int64(settings.idleTimeoutSeconds * 1e9)),
+                         httpDecoderConfiguration: .init(maxHeaderFieldSize: 8 * 1024, maxHeaderListSize: 16 * 1024, maxHeaderFieldCount: 64)),
+            ws: .init(maxFrameSize: settings.maxMessageBytes, autoPing: .enabled(timePeriod: .seconds(20))))
+        let server = HTTPServerBuilder { [self] responder in
+            GuardedChannel(
+                inner: HTTP1WebSocketUpgradeChannel(
+                    responder: responder, configuration: channelConfiguration,
+                    shouldUpgrade: { request, channel, _ in
+                        guard request.path?.split(separator: "?").first == "/ws" else { return .dontUpgrade }
+                        if let refusal = self.upgradeRefusal(Self.headers(request)) {
+                            // Hummingbird answers a refused upgrade with a bare 400; the guard
+                            // puts the reason in its place. (This runs on the channel's loop.)
+                            let guardHandler = try channel.pipeline.syncOperations.handler(type: ConnectionGuard.self)
+                            guardHandler.replaceNextAnswer(with: ByteBuffer(bytes: RawResponse.http(refusal.status, refusal.message)))
+                            return .dontUpgrade
+                        }
+                        self.prove(channel, headers: Self.headers(request))
+                        return .upgrade([:]) { inbound, outbound, _ in
+                            try await self.serveWebSocket(inbound: inbound, outbound: outbound)
+                        }
+                    }),
+                limits: self.limits)
+        }
         let app = Application(
             router: makeRouter(),
-            server: .http1WebSocketUpgrade(
-                configuration: .init(
-                    http1: .init(idleTimeout: .seconds(60),
-                                 httpDecoderConfiguration: .init(maxHeaderFieldSize: 8 * 1024, maxHeaderListSize: 16 * 1024, maxHeaderFieldCount: 64)),
-                    ws: .init(maxFrameSize: settings.maxMessageBytes, autoPing: .enabled(timePeriod: .seconds(20)))),
-                shouldUpgrade: { [self] request, _, _ in
-                    guard request.path?.split(separator: "?").first == "/ws",
-                          access.checkWebSocket(headers: Self.headers(request)) == nil,
-                          clients.reserve(limit: settings.maxClients)
-                    else { return .dontUpgrade }
-                    return .upgrade([:]) { inbound, outbound, _ in
-                        await self.serveWebSocket(inbound: inbound, outbound: outbound)
-                    }
-                }),
+            server: server,
             configuration: .init(
                 address: .hostname(settings.host, port: settings.port), serverName: nil,
-                availableConnectionsDelegate: MaximumAvailableConnections(settings.maxClients * 2 + 8)),
+                // Above `maxConnections`, so that a new connection is accepted and makes room
+                // (ConnectionLimits closes the oldest one without the token).
+                availableConnectionsDelegate: MaximumAvailableConnections(settings.maxConnections * 2)),
             onServerRunning: { channel in
                 outcome.set(port: channel.localAddress?.port ?? 0)
                 bound.signal()
@@ -131,7 +149,9 @@ public final class Dashboard: @unchecked Sendable {
         guard let task else { return }
         task.cancel()
         let ended = DispatchSemaphore(value: 0)
-        Task {
+        // On the server's own threads: a caller that blocks a thread of the cooperative pool
+        // here (two stops at once on a 2-core machine) must not starve this wait.
+        Task(executorPreference: serverExecutor) {
             _ = await task.result
             ended.signal()
         }
@@ -168,7 +188,23 @@ public final class Dashboard: @unchecked Sendable {
         clients.broadcast("{\"type\":\"gpio\",\"lines\":\(GPIOLevel.json(lines))}", to: .rules)
     }
 
+    /// Marks `channel` as one that showed the token (or the dashboard needs none): it is kept
+    /// when room is made for new connections.
+    func prove(_ channel: any Channel, headers: [String: String]) {
+        if access.token == nil || access.presentsToken(headers) { limits.prove(ObjectIdentifier(channel)) }
+    }
+
     var gpioJSON: String { GPIOLevel.json(lock.withLock { gpioLines }) }
+
+    /// Why a WebSocket upgrade is refused (401, 403, 421 as for any request; 503 when
+    /// `max-clients` are connected), or nil after taking a client's slot.
+    func upgradeRefusal(_ headers: [String: String]) -> WebAccess.Denial? {
+        if let denial = access.checkWebSocket(headers: headers) { return denial }
+        guard clients.reserve(limit: settings.maxClients) else {
+            return .init(status: 503, message: "\(settings.maxClients) WebSocket clients are connected already (max-clients in [http])")
+        }
+        return nil
+    }
 
     // MARK: Helpers
 

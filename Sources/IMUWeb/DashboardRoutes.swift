@@ -6,9 +6,9 @@ import NIOCore
 /// The HTTP side: the page, sign-in, and the JSON API. Every route but /login needs read access
 /// (`WebAccess.checkRead`); the POSTs need control.
 extension Dashboard {
-    func makeRouter() -> Router<BasicRequestContext> {
-        let router = Router()
-        router.add(middleware: AccessMiddleware(access: access))
+    func makeRouter() -> Router<DashboardContext> {
+        let router = Router(context: DashboardContext.self)
+        router.add(middleware: AccessMiddleware(access: access, limits: limits))
         for (path, asset) in PageAssets.files {
             let route = path == "/index.html" ? "/" : path
             router.get(RouterPath(route)) { _, _ in Self.page(asset) }
@@ -31,6 +31,14 @@ extension Dashboard {
                 return Self.loginForm(status: .unauthorized, note: "That is not the token.")
             }
             return signedIn()
+        }
+        // A one-time sign-in code for `imu token`'s link, to whoever shows the token.
+        router.post("/api/sign-in-code") { [self] request, context in
+            let headers = Self.headers(request.head)
+            if let denial = access.checkOrigin(headers: headers) { return Self.deny(denial) }
+            guard access.presentsToken(headers) else { return Self.denyAPI(WebAccess.tokenNeeded) }
+            log.info("sign-in code issued", metadata: ["by": "\(context.peer)"])
+            return Self.json("{\"code\":\"\(logins.issue())\",\"expires_in_s\":\(Int(logins.lifetime))}")
         }
         router.get("/ws") { [self] request, _ in
             // A refused upgrade gets Hummingbird's bare 400; a plain GET of /ws says why.
@@ -63,12 +71,14 @@ extension Dashboard {
         }
         router.post("/api/calibration/{kind}") { [self] request, context in
             var request = request
-            if let denial = access.checkControl(headers: Self.headers(request.head)) { return Self.deny(denial) }
+            if let denial = access.checkControl(headers: Self.headers(request.head)) { return Self.denyAPI(denial) }
             guard (try? await request.collectBody(upTo: settings.maxMessageBytes)) != nil else {
                 return Self.text(.contentTooLarge, "the body may be at most \(settings.maxMessageBytes) bytes")
             }
             let name = context.parameters.get("kind") ?? ""
+            let who = context.peer
             if name == "cancel" {
+                log.notice("calibration cancelled from the dashboard", metadata: ["by": "\(who)"])
                 calibration.cancel(reason: "cancelled from the page")
                 return Self.json("{\"ok\":true}")
             }
@@ -76,8 +86,12 @@ extension Dashboard {
                 return Self.text(.notFound, "no calibration \"\(name)\" (gyroscope, accelerometer, magnetometer, cancel)")
             }
             switch calibration.start(kind) {
-            case .success: return Self.json("{\"ok\":true,\"kind\":\"\(kind.rawValue)\"}", status: .accepted)
-            case .failure(let refusal): return Self.text(.conflict, refusal.description)
+            case .success:
+                log.notice("\(kind.rawValue) calibration started from the dashboard", metadata: ["by": "\(who)"])
+                return Self.json("{\"ok\":true,\"kind\":\"\(kind.rawValue)\"}", status: .accepted)
+            case .failure(let refusal):
+                log.info("\(kind.rawValue) calibration from the dashboard refused: \(refusal)", metadata: ["by": "\(who)"])
+                return Self.text(.conflict, refusal.description)
             }
         }
         return router
@@ -119,6 +133,13 @@ extension Dashboard {
         return text(HTTPResponse.Status(code: denial.status), denial.message)
     }
 
+    /// A refusal of an API call: JSON the page shows (`{"error": …}`), and for 401 the challenge.
+    static func denyAPI(_ denial: WebAccess.Denial) -> Response {
+        var response = text(HTTPResponse.Status(code: denial.status), denial.message)
+        if denial.status == 401 { response.headers[.wwwAuthenticate] = "Bearer realm=\"imu\"" }
+        return response
+    }
+
     /// 401 with a small page to paste the token into (a browser without the cookie sees this).
     static func loginForm(status: HTTPResponse.Status, note: String?, message: String? = nil) -> Response {
         let escaped = (note ?? "").replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
@@ -126,8 +147,8 @@ extension Dashboard {
             <!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
             <title>imu: sign in</title></head><body style="font-family: sans-serif; max-width: 32em; margin: 3em auto; padding: 0 1em">
             <h1>imu dashboard</h1><p>\(escaped)</p>
-            <p>This dashboard needs its token. Open the sign-in link <code>imu run</code> printed when it made the token, or paste the token
-            (<code>sudo cat /var/lib/imu/http-token</code> for the service):</p>
+            <p>This needs the dashboard's token. Open the sign-in link <code>imu token</code> prints (<code>sudo imu token</code> for the
+            service), or paste the token:</p>
             <form method="post" action="/login"><input name="token" size="40" autocomplete="off" aria-label="token"> <button>Sign in</button></form>
             </body></html>
             """
@@ -147,13 +168,44 @@ extension Dashboard {
 
 /// Refuses every request without read access, before any route runs (sign-in excepted).
 struct AccessMiddleware: RouterMiddleware {
-    typealias Context = BasicRequestContext
+    typealias Context = DashboardContext
     let access: WebAccess
+    let limits: ConnectionLimits
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        if request.uri.path != "/login", let denial = access.checkRead(headers: Dashboard.headers(request.head)) {
+        let headers = Dashboard.headers(request.head)
+        if request.uri.path != "/login", let denial = access.checkRead(headers: headers) {
             return Dashboard.deny(denial)
         }
+        // A connection that showed the token is kept when room is made for new ones.
+        if access.token == nil || access.presentsToken(headers) { limits.prove(context.channelID) }
         return try await next(request, context)
+    }
+}
+
+/// A request's context: Hummingbird's, plus who sent it (the peer's address), for the log line
+/// of every state change.
+struct DashboardContext: RequestContext, RemoteAddressRequestContext {
+    var coreContext: CoreRequestContextStorage
+    let remoteAddress: SocketAddress?
+    /// The connection, as `ConnectionLimits` knows it.
+    let channelID: ObjectIdentifier
+
+    init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+        remoteAddress = source.channel.remoteAddress
+        channelID = ObjectIdentifier(source.channel)
+    }
+
+    /// `127.0.0.1:50312`, `[::1]:50312`, or `unknown`.
+    var peer: String { Dashboard.describe(remoteAddress) }
+}
+
+extension Dashboard {
+    static func describe(_ address: SocketAddress?) -> String {
+        guard let address, let ip = address.ipAddress else { return "unknown" }
+        let port = address.port.map { ":\($0)" } ?? ""
+        if case .v6 = address { return "[\(ip)]\(port)" }
+        return ip + port
     }
 }

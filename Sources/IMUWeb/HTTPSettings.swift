@@ -17,6 +17,16 @@ public struct HTTPSettings: Sendable, Equatable {
     /// The largest request (headers and body) or WebSocket message taken from a client.
     public var maxMessageBytes: Int
 
+    /// A connection with no request in progress closes after this.
+    public var idleTimeoutSeconds = 60.0
+    /// The first request's head must be complete within this after the connection opens.
+    public var headerTimeoutSeconds = 10.0
+
+    /// Connections at once (HTTP and WebSocket): every client, and room for page loads.
+    public var maxConnections: Int { maxClients * 2 + 8 }
+    /// Connections one address may hold: fewer than all, so one peer cannot lock the others out.
+    public var maxConnectionsPerAddress: Int { maxClients + 8 }
+
     public static let defaultMaxClients = 16
     public static let defaultMaxMessageBytes = 16 * 1024
 

@@ -7,9 +7,39 @@ extension HTTPSettings {
         try parse(try readConfigurationText(path, what: "rules file"), file: path)
     }
 
-    public static func parse(_ text: String, file: String) throws(ConfigFileError) -> HTTPSettings? {
-        try HTTPTableDecoder(text: text, file: file).decode()
+    public static func parse(_ text: String, file: String, listenGiven: Bool = false) throws(ConfigFileError) -> HTTPSettings? {
+        try HTTPTableDecoder(text: text, file: file).decode(listenGiven: listenGiven)
     }
+
+    /// What the daemon serves: `[http]` of the rules file with `listen` replaced by `--http`,
+    /// which may also stand for a `listen` the table leaves out, or for the whole table. nil: off.
+    /// `readFile`: false when there is no rules file to read (`imu token` without one).
+    public static func resolve(rulesFile: String, listen override: String?, readFile: Bool = true) throws(HTTPSettingsError) -> HTTPSettings? {
+        var address: (host: String, port: Int)?
+        if let override {
+            switch parseAddress(override) {
+            case .success(let parsed): address = parsed
+            case .failure(let problem): throw .init(description: "--http \(problem.reason), not \"\(override)\"")
+            }
+        }
+        var settings: HTTPSettings?
+        if readFile {
+            do {
+                settings = try parse(try readConfigurationText(rulesFile, what: "rules file"), file: rulesFile, listenGiven: address != nil)
+            } catch {
+                throw .init(description: "\(error)")
+            }
+        }
+        guard let address else { return settings }
+        var resolved = settings ?? HTTPSettings(host: address.host, port: address.port)
+        resolved.host = address.host
+        resolved.port = address.port
+        return resolved
+    }
+}
+
+public struct HTTPSettingsError: Error, CustomStringConvertible {
+    public var description: String
 }
 
 struct HTTPTableDecoder: TOMLSchemaDecoder {
@@ -30,16 +60,20 @@ struct HTTPTableDecoder: TOMLSchemaDecoder {
         "max-clients": "a whole number of connections from 1 to 64",
     ]
 
-    func decode() throws(ConfigFileError) -> HTTPSettings? {
+    /// `listenGiven`: `--http` names the address, so the table may leave `listen` out.
+    func decode(listenGiven: Bool) throws(ConfigFileError) -> HTTPSettings? {
         guard let value = locator.root["http"] else { return nil }
         guard let t = value.table else { throw mustBe("http", value, table: nil, index: nil) }
         let table = "http"
         try checkKeys(t, allowed: Self.keys, table: table, index: nil, what: "[http]")
-        let listen = try string(t, "listen", required: true, table: table)!
-        let address: (host: String, port: Int)
-        switch HTTPSettings.parseAddress(listen) {
-        case .success(let parsed): address = parsed
-        case .failure(let problem): throw error("`listen` in [http] \(problem.reason), found \"\(listen)\"", key: "listen", table: table)
+        // Without `listen` (and `--http` standing for it) a placeholder address that the caller
+        // replaces; a `listen` that is there is checked all the same.
+        var address = (host: "127.0.0.1", port: 1)
+        if let listen = try string(t, "listen", required: !listenGiven, table: table) {
+            switch HTTPSettings.parseAddress(listen) {
+            case .success(let parsed): address = parsed
+            case .failure(let problem): throw error("`listen` in [http] \(problem.reason), found \"\(listen)\"", key: "listen", table: table)
+            }
         }
         var settings = HTTPSettings(host: address.host, port: address.port)
         if let value = t["allow-control"] {

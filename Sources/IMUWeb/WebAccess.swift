@@ -5,11 +5,13 @@
 /// - bound to any other address: `Authorization: Bearer <token>` or the `imu_token` cookie;
 /// - a WebSocket or a POST whose Origin header names another site is refused (a page elsewhere
 ///   must not use the browser's cookie: cross-site WebSocket hijacking, CSRF);
-/// - POSTs that change something need `allow-control = true` and a JSON body type (which a
-///   form on another site cannot send without a CORS preflight, which is never granted).
+/// - POSTs that change something need `allow-control = true`, the token on every address,
+///   loopback included (every local user reaches loopback; not every one may recalibrate), and
+///   a JSON body type (which a form on another site cannot send without a CORS preflight, which
+///   is never granted).
 public struct WebAccess: Sendable {
     public let settings: HTTPSettings
-    /// nil on loopback.
+    /// nil on a read-only loopback dashboard (nothing there needs it).
     public let token: AccessToken?
 
     public static let cookieName = "imu_token"
@@ -32,13 +34,18 @@ public struct WebAccess: Sendable {
                 return Denial(status: 421, message: "this dashboard answers only to a loopback Host (127.0.0.1, localhost, [::1])")
             }
         }
-        if let token {
-            let presented = Self.bearer(headers["authorization"]) ?? Self.cookie(Self.cookieName, in: headers["cookie"])
-            guard let presented, token.matches(presented) else {
-                return Denial(status: 401, message: "a token is needed: Authorization: Bearer <token>, or sign in with the link imu run printed")
-            }
-        }
+        if !settings.isLoopback, !presentsToken(headers) { return Self.tokenNeeded }
         return nil
+    }
+
+    static let tokenNeeded = Denial(status: 401, message: "a token is needed: Authorization: Bearer <token>, or sign in with the link `imu token` prints")
+
+    /// Whether `headers` carry the token, as a bearer header or the cookie.
+    func presentsToken(_ headers: [String: String]) -> Bool {
+        guard let token else { return false }
+        let presented = Self.bearer(headers["authorization"]) ?? Self.cookie(Self.cookieName, in: headers["cookie"])
+        guard let presented else { return false }
+        return token.matches(presented)
     }
 
     /// nil when a WebSocket upgrade may proceed (read access, and the page's own origin).
@@ -54,6 +61,7 @@ public struct WebAccess: Sendable {
             return Denial(status: 403, message: "read-only: set allow-control = true in [http] to calibrate from the page")
         }
         if let denial = checkOrigin(headers: headers) { return denial }
+        guard presentsToken(headers) else { return Self.tokenNeeded }
         guard let type = headers["content-type"], type.lowercased().hasPrefix("application/json") else {
             return Denial(status: 415, message: "send Content-Type: application/json")
         }

@@ -147,9 +147,10 @@ final class WebClient: @unchecked Sendable {
 
 extension Dashboard {
     /// One WebSocket connection: the hello line, then the lines the client subscribed to, while
-    /// its requests are read (each at most `maxMessageBytes`; a larger one closes the
-    /// connection with 1009, message too big).
-    func serveWebSocket(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async {
+    /// its requests are read (each at most `maxMessageBytes`, in one frame or many; a larger one
+    /// closes the connection with 1009, message too big). Throws what ended the reading, so
+    /// the WebSocket layer closes with its code (1009, 1002, …) rather than 1000.
+    func serveWebSocket(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async throws {
         let client = WebClient(feed: feed)
         clients.add(client)
         defer {
@@ -158,6 +159,7 @@ extension Dashboard {
         }
         client.send(helloLine)
         if let running = calibration.lastLine { client.send(running) }
+        let ending = EndingError()
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
                 for await line in client.lines {
@@ -173,10 +175,20 @@ extension Dashboard {
                         }
                     }
                 } catch {
-                    // Too big, or the connection broke: the connection ends.
+                    // Too big, not a valid frame, or the connection broke: the connection ends.
+                    ending.set(error)
                 }
                 client.close()
             }
         }
+        if let error = ending.error { throw error }
     }
+}
+
+/// The error that ended a WebSocket's reading, handed from its task to the connection's.
+final class EndingError: @unchecked Sendable {
+    private let lock = NSLock()
+    private var _error: (any Error)?
+    func set(_ error: any Error) { lock.withLock { _error = error } }
+    var error: (any Error)? { lock.withLock { _error } }
 }

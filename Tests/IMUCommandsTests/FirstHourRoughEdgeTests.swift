@@ -12,7 +12,7 @@ import IMUFormats
     static let commands = [
         [], ["probe"], ["read"], ["record"], ["plot"], ["replay"], ["stream"], ["events"], ["demo"], ["demo", "tilt"],
         ["calibrate"], ["calibrate", "gyro"], ["calibrate", "accel"], ["calibrate", "mag"], ["calibrate", "show"],
-        ["calibrate", "reset"], ["run"], ["bench"], ["soak"],
+        ["calibrate", "reset"], ["run"], ["token"], ["bench"], ["soak"],
     ]
 
     func temporaryDirectory() throws -> URL {

@@ -9,9 +9,22 @@ final class RawConnection {
     let fd: Int32
     private var buffer: [UInt8] = []
 
-    init(port: Int, host: String = "127.0.0.1", receiveTimeout: Double = 10) throws {
+    /// `from`: the local address to connect from (127.0.0.2 is another peer on loopback).
+    init(port: Int, host: String = "127.0.0.1", from source: String? = nil, receiveTimeout: Double = 10) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw RawError("socket: \(errno)") }
+        if let source {
+            var local = sockaddr_in()
+            local.sin_family = sa_family_t(AF_INET)
+            inet_pton(AF_INET, source, &local.sin_addr)
+            let bound = withUnsafePointer(to: &local) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            guard bound == 0 else {
+                close(fd)
+                throw RawError("bind to \(source): \(String(cString: strerror(errno)))")
+            }
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
@@ -117,21 +130,39 @@ final class RawConnection {
     /// The close code the server sent, once `text()` met the close frame.
     var lastClose: Int?
 
-    /// A masked client frame (clients must mask, RFC 6455 §5.3).
-    func sendFrame(opcode: UInt8 = 1, _ payload: [UInt8]) throws {
-        var frame: [UInt8] = [0x80 | opcode]
+    /// A client frame, masked as clients must (RFC 6455 §5.3) unless `masked` is false;
+    /// `fin` false for all but the last frame of a fragmented message.
+    func sendFrame(opcode: UInt8 = 1, fin: Bool = true, masked: Bool = true, _ payload: [UInt8]) throws {
+        var frame: [UInt8] = [(fin ? 0x80 : 0) | opcode]
+        let maskBit: UInt8 = masked ? 0x80 : 0
         if payload.count < 126 {
-            frame.append(0x80 | UInt8(payload.count))
+            frame.append(maskBit | UInt8(payload.count))
         } else if payload.count < 65536 {
-            frame += [0x80 | 126, UInt8(payload.count >> 8), UInt8(payload.count & 0xFF)]
+            frame += [maskBit | 126, UInt8(payload.count >> 8), UInt8(payload.count & 0xFF)]
         } else {
-            frame.append(0x80 | 127)
+            frame.append(maskBit | 127)
             frame += (0..<8).reversed().map { UInt8((payload.count >> ($0 * 8)) & 0xFF) }
         }
-        let mask: [UInt8] = [0x12, 0x34, 0x56, 0x78]
-        frame += mask
-        frame += payload.enumerated().map { $0.element ^ mask[$0.offset % 4] }
+        if masked {
+            let mask: [UInt8] = [0x12, 0x34, 0x56, 0x78]
+            frame += mask
+            frame += payload.enumerated().map { $0.element ^ mask[$0.offset % 4] }
+        } else {
+            frame += payload
+        }
         try send(frame)
+    }
+
+    /// True when the server closes the connection (end of stream) before the receive timeout,
+    /// whatever it sent first; false when the timeout passes with the connection open.
+    func closedByServer() -> Bool {
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if n == 0 { return true }
+            if n < 0 { return errno == ECONNRESET }
+            buffer += chunk[..<n]
+        }
     }
 
     func sendText(_ text: String) throws { try sendFrame(Array(text.utf8)) }
