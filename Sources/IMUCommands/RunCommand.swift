@@ -10,6 +10,7 @@ import IMUMQTT
 import IMUMotion
 import IMURules
 import IMUTwin
+import IMUWeb
 import Logging
 import IMUDevices
 import IMUEngine
@@ -62,6 +63,10 @@ struct RunCommand: ParsableCommand {
         try SampleRateOption.validate(rate, lowest: 10)
         if let mqtt, case .failure(let problem) = MQTTSettings.parseURL(mqtt) {
             throw ValidationError("--mqtt \(problem.reason), not \"\(mqtt)\"")
+        }
+        // A usage error like a bad --mqtt: exit 64 with the usage, before the IMU is opened.
+        if let http, case .failure(let problem) = HTTPSettings.parseAddress(http) {
+            throw ValidationError("--http \(problem.reason), not \"\(http)\"")
         }
     }
 

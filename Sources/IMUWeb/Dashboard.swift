@@ -130,7 +130,7 @@ public final class Dashboard: @unchecked Sendable {
         if let error = outcome.error {
             task.cancel()
             try? group.syncShutdownGracefully()
-            throw WebError("cannot serve http://\(settings.hostForURL):\(settings.port)/: \(error)")
+            throw WebError("cannot serve http://\(settings.hostForURL):\(settings.port)/: \(Self.bindFailure(error, port: settings.port))")
         }
         lock.withLock {
             serverTask = task
@@ -272,4 +272,22 @@ final class StartOutcome: @unchecked Sendable {
 extension HTTPSettings {
     /// The host as a URL writes it (IPv6 in brackets).
     var hostForURL: String { host.contains(":") ? "[\(host)]" : host }
+}
+
+extension Dashboard {
+    /// NIO's bind errors in words, with the fix ("bind(descriptor:ptr:bytes:): Address already in
+    /// use) (errno: 98)" says neither which port nor what to do).
+    static func bindFailure(_ error: Error, port: Int) -> String {
+        let text = "\(error)"
+        if text.contains("errno: 98") || text.contains("Address already in use") {
+            return "port \(port) is already in use (another imu run, or another server: `ss -ltnp 'sport = :\(port)'` names it); choose another port with --http or [http] listen"
+        }
+        if text.contains("errno: 13") || text.contains("Permission denied") {
+            return "port \(port) needs privileges (ports below 1024 are root's); choose a port from 1024 up"
+        }
+        if text.contains("errno: 99") || text.contains("Cannot assign requested address") {
+            return "this machine has no such address; use 127.0.0.1 (this machine only) or 0.0.0.0 (every interface)"
+        }
+        return text
+    }
 }

@@ -75,4 +75,35 @@ import Testing
         #expect(text.contains("below its goals: gaps "), "\(result)")
         #expect(text.contains("accuracy    medium") && text.contains("the heading can be several degrees off"), "\(result)")
     }
+
+    /// A bad --http is a usage error (exit 64 with the usage), like a bad --mqtt.
+    @Test func aBadHTTPAddressIsAUsageError() async throws {
+        let result = try await imu("run", "--sim", "--http", "localhost", "--no-socket", "--duration", "1")
+        #expect(result.status == 64 && result.stderr.contains("--http must be an address and a port like 127.0.0.1:8080, not \"localhost\""), "\(result)")
+        #expect(result.stderr.contains("Usage: imu run"), "\(result)")
+    }
+
+    /// A port someone else holds is named, with how to find who and what to do.
+    @Test func aBusyPortIsNamedWithTheFix() async throws {
+        let directory = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let rules = directory + "/rules.toml"
+        try "[[rule]]\nname = \"q\"\non = \"slap\"\n  [[rule.action]]\n  command = [\"/bin/true\"]\n".write(toFile: rules, atomically: true, encoding: .utf8)
+        // Hold a loopback port: bind to port 0, then read which one the kernel gave.
+        let holder = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(holder) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = UInt32(0x7f00_0001).bigEndian
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(holder, $0, length) == 0 && listen(holder, 1) == 0 && getsockname(holder, $0, &length) == 0 }
+        }
+        try #require(bound)
+        let port = Int(UInt16(bigEndian: address.sin_port))
+        let result = try await imu("run", "--config", rules, "--sim", "--http", "127.0.0.1:\(port)", "--no-socket", "--duration", "2")
+        #expect(!result.succeeded, "\(result)")
+        #expect(result.stderr.contains("port \(port) is already in use") && result.stderr.contains("choose another port"), "\(result)")
+        #expect(!result.stderr.contains("bind(descriptor"), "\(result)")
+    }
 }
