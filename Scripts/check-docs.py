@@ -21,6 +21,8 @@ the scratch directory (a calibration saved by a block lands there, not in your h
 - A command ending in `&` runs in the background while the block goes on; at the block's end
   it gets SIGINT and must exit 0 within 10 s.
 - Any other command must exit 0 within --timeout seconds.
+- Every repository path a page names in backticks (`Docs/…`, `Scripts/…`, `Boards/…`, …) and
+  every relative link must exist, so a moved file cannot leave a page pointing nowhere.
 - A block with a line `# needs: WHAT` is not run (hardware, root, systemd, a network…); it is
   listed with its reason. Docs/testing.md describes the convention.
 
@@ -103,6 +105,25 @@ def blocks_of(path):
             current.lines.append((number, text))
     if current is not None:
         raise SystemExit(f"{path}: a code block is never closed")
+    return found
+
+
+PATH_MENTION = re.compile(r"`((?:Docs|Scripts|Boards|Sources|Tests|python|Firmware|Fuzz|Benchmarks|Examples|\.ci)/[^`\s]*)`")
+LINK = re.compile(r"\]\(([^)#\s]+)(?:#[^)]*)?\)")
+
+
+def missing_references(page):
+    """Files a page names (`Docs/x.md`, `Scripts/y.sh`, relative links) that are not there."""
+    found = []
+    for number, text in enumerate(page.read_text(encoding="utf-8").splitlines(), start=1):
+        for match in PATH_MENTION.finditer(text):
+            path = match.group(1).rstrip(".,;:")
+            if not any(mark in path for mark in "<*…{$") and not (REPO / path).exists():
+                found.append(f"{os.path.relpath(page, REPO)}:{number}: `{path}` is not in the repository")
+        for match in LINK.finditer(text):
+            target = match.group(1)
+            if "://" not in target and not target.startswith("mailto:") and not (page.parent / target).exists():
+                found.append(f"{os.path.relpath(page, REPO)}:{number}: the link to {target} leads nowhere")
     return found
 
 
@@ -278,6 +299,8 @@ SELF_TESTS = [
     ("```sh\nimu stream --crash\n```\n", "page.md:2: `imu stream --crash` exited 3, stopped by SIGINT after 1 s"),
     ("```sh\nimu stream --crash &   # in the background\nimu probe\n```\n", "page.md:2: `imu stream --crash &   # in the background` (stopped by SIGINT at the end of its block) exited 3"),
     ("```sh\nimu probe \\\n  --json\nfalse\n```\n", "page.md:4: `false` exited 1"),
+    ("See `Scripts/check-docs.py` and `Docs/testing.md`.\nSee `Docs/nothere.md`.\n", "page.md:2: `Docs/nothere.md` is not in the repository"),
+    ("[a page](nothere.md)\n", "page.md:1: the link to nothere.md leads nowhere"),
 ]
 
 
@@ -339,6 +362,7 @@ def main():
     try:
         for page in files:
             page = page.resolve()
+            failures += missing_references(page)
             blocks = blocks_of(page)
             if not blocks:
                 continue
@@ -363,7 +387,7 @@ def main():
     if failures:
         for failure in failures:
             print(f"FAIL {failure}", file=sys.stderr)
-        print(f"docs check: FAIL ({len(failures)} of {counts['blocks']} blocks failed)")
+        print(f"docs check: FAIL ({len(failures)} failures; {counts['blocks']} blocks run)")
         return 1
     print(f"docs check: PASS ({counts['commands']} commands in {counts['blocks']} blocks; "
           f"{counts['skipped']} blocks need what the twin lacks; {time.monotonic() - began:.0f} s)")
