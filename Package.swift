@@ -1,7 +1,7 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
-// One module per layer; the data flows down this list (see README.md, "Architecture").
+// One module per layer; the data flows down this list (see Docs/architecture.md).
 let package = Package(
     name: "imu",
     products: [

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs the benchmarks (package-benchmark, release build): the decode path (Benchmarks/DecodeBenchmark:
 # samples/s, driver+twin against twin only) and the fusion update (Benchmarks/FusionBenchmark:
-# fixed-point 9D and 6D against the Double reference). README, "Performance".
+# fixed-point 9D and 6D against the Double reference). Docs/performance.md.
 #
 # IMU_BENCHMARKS=1 is what adds the benchmark dependency and target to Package.swift; without it
 # `swift build` and `swift test` never resolve package-benchmark. The separate scratch path keeps

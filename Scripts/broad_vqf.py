@@ -2,7 +2,7 @@
 project's replay CSV, and the table that puts the project's scores beside VQF's.
 
     broad_vqf.py vqf DATASET OUT.json          VQF 2.1.2 (PyPI) 9D and 6D, BROAD metric per trial
-    broad_vqf.py replay-csv TRIAL.csv OUT.csv  one trial in the replay CSV format (README.md)
+    broad_vqf.py replay-csv TRIAL.csv OUT.csv  one trial in the replay CSV format (Docs/commands.md)
     broad_vqf.py table DATASET VQF.json [OURS.json]
 
 The metric is the BROAD paper's, the same as IMULog's BROADMetric (see the dataset README):

@@ -20,6 +20,6 @@ step "read"
 if ls /dev/i2c-* >/dev/null 2>&1; then
   exec "$imu" read "$@"
 else
-  echo "(no I²C bus on this machine: reading the simulated IMU; see README.md to enable I²C on a Pi)" >&2
+  echo "(no I²C bus on this machine: reading the simulated IMU; see Docs/hardware.md to enable I²C on a Pi)" >&2
   exec "$imu" read --sim seed-sequence --count 40 "$@"
 fi

@@ -32,6 +32,7 @@ if [ "${1:-}" = "--tests" ]; then
         dbus             # dbus-daemon (a private bus for the D-Bus test) and dbus-send
         iio-sensor-proxy # monitor-sensor: a real desktop client of net.hadess.SensorProxy (its service is not started)
         socat            # Docs/protocol.md's examples and the socket's hostile-client checks
+        jq netcat-openbsd curl  # … the other tools the documentation's examples use (Scripts/check-docs.py runs them)
         python3          # the Python client (python/) and its tests against a twin daemon
     )
 fi

@@ -4,7 +4,7 @@
 # fault every 30 s of it (NACK bursts, I/O error bursts, unplug/replug, FIFO overflow, a stuck
 # bus), printing at intervals what must stay flat: resident memory, the fusion core's quaternion
 # norm, the attitude error against the twin's truth, faults injected and recovered, samples
-# dropped. Fails when any of them is not as it should be. README, "Reliability".
+# dropped. Fails when any of them is not as it should be. Docs/reliability.md, "Soak".
 #
 # Usage: Scripts/soak.sh [SAMPLES] [imu soak options…]
 #   SAMPLES defaults to 100000000 (10⁸: about 29 h of the LSM9DS1 at 952 Hz, ~5 minutes here);

@@ -28,6 +28,8 @@ set -e
 swift_tests=$(sed -n 's/.*Test run with \([0-9]*\) tests\{0,1\} .* passed.*/\1/p' .build/swift-test.log | tail -n 1)
 [ -n "$swift_tests" ] || { echo "swift test ran no Swift Testing tests"; exit 1; }
 
+echo "== documentation (every shell block of README.md and Docs/ run on the twin)"; python3 Scripts/check-docs.py --self-test; python3 Scripts/check-docs.py --imu .build/debug/imu
+
 echo "== dashboard in a real browser (headless Chromium over the DevTools protocol: attitude, frames, events, screenshots, calibration, ten pages)"
 /usr/bin/python3 Scripts/check-dashboard.py --imu .build/debug/imu --ten --out .build/dashboard-check 2>&1 | tee .build/dashboard-check.log
 
@@ -54,4 +56,4 @@ bash Scripts/check-firmware.sh .build/firmware
 echo "== fuzzing (libFuzzer: the TOML reader and loaders, the log reader, the register decoders, the socket's requests; kept inputs, then fixed-seed runs)"
 bash Scripts/fuzz.sh
 
-echo "summary: $((swift_tests + python_tests + kernel_checks + 6)) passed, 0 failed"
+echo "summary: $((swift_tests + python_tests + kernel_checks + 7)) passed, 0 failed"

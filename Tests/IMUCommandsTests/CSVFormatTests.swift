@@ -3,7 +3,7 @@ import IMUDevices
 import IMUEngine
 import IMUFormats
 
-/// `imu read --format csv`: the log format README.md describes.
+/// `imu read --format csv`: the log format Docs/commands.md describes.
 @Suite struct CSVFormatTests {
     static let leadingColumns = "t,acc_x,acc_y,acc_z,gyr_x,gyr_y,gyr_z,mag_x,mag_y,mag_z"
     static let magnetometerColumns = ["mag_x", "mag_y", "mag_z"]
