@@ -45,37 +45,48 @@ import Testing
         return String(decoding: text, as: UTF8.self)
     }
 
+    /// Mean BROAD scores over the seeds (degrees): headings of the two cores and VQF, totals.
     struct Scores {
-        var reference: BROADScore
-        var fixed: BROADScore
-        var vqfHeading: Double
-        var vqfTotal: Double
+        var referenceHeading = 0.0, fixedHeading = 0.0, vqfHeading = 0.0
+        var referenceTotal = 0.0, fixedTotal = 0.0, vqfTotal = 0.0
     }
 
-    /// The generated trials (once per test process), each scored by all three filters.
+    /// Three seeds: one seed alone is one draw of offsets, sensitivities and turns (at seed 28
+    /// alone the fast turns came out level with VQF, at seeds 1 and 2 0.08° and 0.16° behind).
+    static let seeds = [28, 1, 2]
+
+    /// The generated trials (once per test process), each scored by all three filters; means over the seeds.
     static let scores: [String: Scores] = {
         guard let python else { return [:] }
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("imu-synthetic-\(getpid())")
-        defer { try? FileManager.default.removeItem(at: folder) }
+        var result: [String: Scores] = [:]
         do {
-            try run(python, [packageRoot.appendingPathComponent("Scripts/synthetic_broad.py").path, folder.path, "28"])
-            let vqfJSON = folder.appendingPathComponent("vqf.json")
-            try run(python, [packageRoot.appendingPathComponent("Scripts/broad_vqf.py").path, "vqf", folder.path, vqfJSON.path])
-            let vqf = try JSONSerialization.jsonObject(with: Data(contentsOf: vqfJSON)) as! [String: Any]
-            var result: [String: Scores] = [:]
-            for entry in vqf["trials"] as! [[String: Any]] {
-                let name = entry["name"] as! String
-                let trial = try BROADTrial.read(path: folder.appendingPathComponent("\(name).csv").path)
-                let reference = BROADReferenceTests.evaluate(trial, parameters: FusionParameters(), useMagnetometer: true)
-                let fixed = BROADFixedTests.evaluate(trial).nine
-                result[name] = Scores(
-                    reference: reference, fixed: fixed, vqfHeading: entry["heading_deg"] as! Double,
-                    vqfTotal: entry["total_deg"] as! Double)
-                print(String(
-                    format: "%@: reference %.2f / %.2f / %.2f, fixed %.2f / %.2f / %.2f, VQF total %.2f heading %.2f",
-                    name, reference.totalDegrees, reference.headingDegrees, reference.inclinationDegrees,
-                    fixed.totalDegrees, fixed.headingDegrees, fixed.inclinationDegrees, entry["total_deg"] as! Double,
-                    entry["heading_deg"] as! Double))
+            for seed in seeds {
+                let folder = FileManager.default.temporaryDirectory.appendingPathComponent("imu-synthetic-\(getpid())-\(seed)")
+                defer { try? FileManager.default.removeItem(at: folder) }
+                try run(python, [packageRoot.appendingPathComponent("Scripts/synthetic_broad.py").path, folder.path, "\(seed)"])
+                let vqfJSON = folder.appendingPathComponent("vqf.json")
+                try run(python, [packageRoot.appendingPathComponent("Scripts/broad_vqf.py").path, "vqf", folder.path, vqfJSON.path])
+                let vqf = try JSONSerialization.jsonObject(with: Data(contentsOf: vqfJSON)) as! [String: Any]
+                for entry in vqf["trials"] as! [[String: Any]] {
+                    let name = entry["name"] as! String
+                    let trial = try BROADTrial.read(path: folder.appendingPathComponent("\(name).csv").path)
+                    let reference = BROADReferenceTests.evaluate(trial, parameters: FusionParameters(), useMagnetometer: true)
+                    let fixed = BROADFixedTests.evaluate(trial).nine
+                    let (vqfHeading, vqfTotal) = (entry["heading_deg"] as! Double, entry["total_deg"] as! Double)
+                    let n = Double(seeds.count)
+                    var s = result[name] ?? Scores()
+                    s.referenceHeading += reference.headingDegrees / n
+                    s.fixedHeading += fixed.headingDegrees / n
+                    s.vqfHeading += vqfHeading / n
+                    s.referenceTotal += reference.totalDegrees / n
+                    s.fixedTotal += fixed.totalDegrees / n
+                    s.vqfTotal += vqfTotal / n
+                    result[name] = s
+                    print(String(
+                        format: "seed %d %@: reference %.2f / %.2f / %.2f, fixed %.2f / %.2f / %.2f, VQF %.2f / %.2f",
+                        seed, name, reference.totalDegrees, reference.headingDegrees, reference.inclinationDegrees,
+                        fixed.totalDegrees, fixed.headingDegrees, fixed.inclinationDegrees, vqfTotal, vqfHeading))
+                }
             }
             return result
         } catch {
@@ -88,30 +99,34 @@ import Testing
     static let skipMessage: Comment =
         "python3 with numpy and vqf 2.1.2 is absent (Scripts/bench-broad.sh makes .build-broad/venv): the comparison with VQF is skipped"
 
-    /// The heading (reference and fixed core) no worse than VQF's on the same log, and the two
-    /// cores agreeing (they differ only in arithmetic).
+    /// The heading (reference and fixed core) no worse than VQF's on the same logs (mean over
+    /// the seeds), and the two cores agreeing (they differ only in arithmetic).
     func compare(_ s: Scores) {
-        #expect(s.reference.headingDegrees <= s.vqfHeading, "reference heading \(s.reference.headingDegrees)° vs VQF \(s.vqfHeading)°")
-        #expect(s.fixed.headingDegrees <= s.vqfHeading, "fixed heading \(s.fixed.headingDegrees)° vs VQF \(s.vqfHeading)°")
+        #expect(s.referenceHeading <= s.vqfHeading, "reference heading \(s.referenceHeading)° vs VQF \(s.vqfHeading)°")
+        #expect(s.fixedHeading <= s.vqfHeading, "fixed heading \(s.fixedHeading)° vs VQF \(s.vqfHeading)°")
     }
 
     func coresAgree(_ s: Scores) {
-        #expect(abs(s.fixed.headingDegrees - s.reference.headingDegrees) < 0.05, "heading: fixed \(s.fixed.headingDegrees)° vs reference \(s.reference.headingDegrees)°")
-        #expect(abs(s.fixed.totalDegrees - s.reference.totalDegrees) < 0.05, "total: fixed \(s.fixed.totalDegrees)° vs reference \(s.reference.totalDegrees)°")
+        #expect(abs(s.fixedHeading - s.referenceHeading) < 0.05, "heading: fixed \(s.fixedHeading)° vs reference \(s.referenceHeading)°")
+        #expect(abs(s.fixedTotal - s.referenceTotal) < 0.05, "total: fixed \(s.fixedTotal)° vs reference \(s.referenceTotal)°")
     }
 
+    /// Still behind VQF (mean 0.75° vs 0.68°): the heading error is mostly made while turning
+    /// (0.81° RMS vs 0.37° at rest, seed 28) and the field is never judged disturbed once its
+    /// reference is learnt, so rejection is not the cause; with τ_mag = 9 s (VQF's) ours is still
+    /// 0.03–0.05° behind (Docs/fusion-accuracy.md). When this comparison passes, drop the known issue.
     @Test(.enabled(if: vqfAvailable, skipMessage))
     func fastTurnsWithRests() throws {
         let s = try #require(Self.scores["A_fast_turns_with_rests"], "no scores for the fast turns")
-        compare(s)
+        withKnownIssue("issue 28: the heading after fast turns is still behind VQF's") { compare(s) }
         coresAgree(s)
     }
 
-    /// Still behind VQF here (0.44° vs 0.42° at seed 28): neither filter ever learns a field
-    /// reference on this walk (the first one needs 5 s of turning in one steady field), so both use
-    /// the field at the reduced gain throughout, ours at τ_mag·2 = 40 s, VQF's at 18 s. Taking the
-    /// reduced gain away until a reference exists closes it here but costs BROAD 0.34° (trials 10,
-    /// 15 and 32: Docs/fusion-accuracy.md). When this comparison starts to pass, drop the known issue.
+    /// Still behind VQF (mean 0.61° vs 0.45°): neither filter ever learns a field reference on this
+    /// walk (the first one needs 5 s of turning in one steady field), so both use the field at
+    /// the reduced gain throughout, ours at τ_mag·2 = 40 s, VQF's at 18 s. Taking the reduced gain
+    /// away until a reference exists helps here but costs BROAD 0.34° (trials 10, 15 and 32:
+    /// Docs/fusion-accuracy.md). When this comparison passes, drop the known issue.
     @Test(.enabled(if: vqfAvailable, skipMessage))
     func walkPastADipole() throws {
         let s = try #require(Self.scores["B_walk_past_a_dipole"], "no scores for the walk past a dipole")
