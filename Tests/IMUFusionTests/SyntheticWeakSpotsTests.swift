@@ -111,7 +111,7 @@ import Testing
         #expect(abs(s.fixedTotal - s.referenceTotal) < 0.05, "total: fixed \(s.fixedTotal)° vs reference \(s.referenceTotal)°")
     }
 
-    /// Still behind VQF (mean 0.75° vs 0.68°). Measured (seed 2, HeadingTrace beside VQF's own
+    /// Still behind VQF (mean 0.74° vs 0.67°). Measured (seed 2, HeadingTrace beside VQF's own
     /// error): most of the gap is in the still phases after a burst (0.57° vs VQF's 0.33° RMS;
     /// turning 0.93° vs 0.80°), where ours holds a steady offset while VQF's decays; the field is
     /// never judged disturbed once its reference is learnt, so rejection is not the cause; the
