@@ -7,7 +7,7 @@ import Testing
 /// Issue 28: the two kinds of motion where the heading fell behind VQF's on BROAD trials outside
 /// ../shared — (A) fast turns of several hundred °/s with rests between them, (B) a walk past a
 /// fixed magnetic dipole — as synthetic trials with the true attitude known
-/// (`Scripts/synthetic_broad.py`, seed 28), scored with the BROAD metric for the Double reference,
+/// (`Scripts/synthetic_broad.py`, seeds 28, 1 and 2), scored with the BROAD metric for the Double reference,
 /// the fixed core and VQF 2.1.2 (defaults, `Scripts/broad_vqf.py`) on the same files.
 /// Needs python3 with numpy and vqf 2.1.2 (`.build-broad/venv`, made by Scripts/bench-broad.sh,
 /// or the system's python3); skipped with a message otherwise.
