@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Issue 28's two weak kinds as synthetic trials (Scripts/synthetic_broad.py: fast turns with rests,
+# a walk past a magnetic dipole; true attitude known), scored like BROAD: VQF 2.1.2 with its
+# defaults (Scripts/broad_vqf.py vqf) and the fusion's fixed core and Double reference
+# (`imu bench broad --dataset DIR [--filter reference] --json`), then the table of both.
+#
+#     bash Scripts/bench-synthetic.sh [SEED]      default seed 28 (the tests' seed)
+#
+# IMU=path/to/imu uses that binary instead of building the release one. Caches (gitignored) in
+# .build-broad/: the venv with vqf and numpy, the trials in synthetic-SEED/.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+seed=${1:-28}
+case $seed in
+    ''|*[!0-9]*) echo "bench-synthetic: SEED: expected a non-negative integer, got \"$seed\"" >&2; exit 2 ;;
+esac
+cache=.build-broad
+mkdir -p "$cache"
+if [ ! -x "$cache/venv/bin/python" ]; then
+    python3 -m venv "$cache/venv"
+fi
+python=$cache/venv/bin/python
+if ! "$python" -c 'import importlib.metadata as m, numpy; assert m.version("vqf") == "2.1.2"' 2>/dev/null; then
+    "$python" -m pip install --quiet "vqf==2.1.2" numpy
+fi
+
+imu=${IMU:-}
+if [ -z "$imu" ]; then
+    if ! swift build -c release --product imu >"$cache/swift-build.log" 2>&1; then
+        tail -n 30 "$cache/swift-build.log" >&2
+        echo "bench-synthetic: the release build of imu failed (log: $cache/swift-build.log)" >&2
+        exit 1
+    fi
+    imu=.build/release/imu
+fi
+
+trials=$cache/synthetic-$seed
+rm -rf "$trials"
+"$python" Scripts/synthetic_broad.py "$trials" "$seed"
+"$python" Scripts/broad_vqf.py vqf "$trials" "$cache/synthetic-$seed-vqf.json"
+for filter in fixed reference; do
+    "$imu" bench broad --dataset "$trials" --filter "$filter" --json >"$cache/synthetic-$seed-$filter.json"
+    echo "== $filter core vs VQF 2.1.2 (seed $seed)"
+    "$python" Scripts/broad_vqf.py table "$trials" "$cache/synthetic-$seed-vqf.json" "$cache/synthetic-$seed-$filter.json" \
+        | sed '/^goal:/d'
+done

@@ -1,0 +1,170 @@
+import Foundation
+import IMUFusionReference
+import IMUGeometry
+import IMULog
+import Testing
+
+/// Issue 28: the two kinds of motion where the heading fell behind VQF's on BROAD trials outside
+/// ../shared — (A) fast turns of several hundred °/s with rests between them, (B) a walk past a
+/// fixed magnetic dipole — as synthetic trials with the true attitude known
+/// (`Scripts/synthetic_broad.py`, seeds 28, 1 and 2), scored with the BROAD metric for the Double reference,
+/// the fixed core and VQF 2.1.2 (defaults, `Scripts/broad_vqf.py`) on the same files.
+/// Needs python3 with numpy and vqf 2.1.2 (`.build-broad/venv`, made by Scripts/bench-broad.sh,
+/// or the system's python3); skipped with a message otherwise.
+@Suite struct SyntheticWeakSpotsTests {
+    static let packageRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// A python that can import numpy and vqf, or nil.
+    static let python: String? = {
+        let candidates = [packageRoot.appendingPathComponent(".build-broad/venv/bin/python").path, "/usr/bin/python3"]
+        return candidates.first { path in
+            FileManager.default.isExecutableFile(atPath: path)
+                && (try? run(path, ["-c", "import numpy, vqf"])) != nil
+        }
+    }()
+
+    /// Runs a program to completion; throws with its stderr when it fails.
+    @discardableResult
+    static func run(_ program: String, _ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: program)
+        process.arguments = arguments
+        let output = Pipe(), errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        let text = output.fileHandleForReading.readDataToEndOfFile()
+        let errorText = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw CocoaError(.executableLoad, userInfo: [
+                NSLocalizedDescriptionKey: "\(program) \(arguments.joined(separator: " ")): \(String(decoding: errorText, as: UTF8.self))",
+            ])
+        }
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// Mean BROAD scores over the seeds (degrees): headings of the two cores and VQF, totals.
+    struct Scores {
+        var referenceHeading = 0.0, fixedHeading = 0.0, vqfHeading = 0.0
+        var referenceTotal = 0.0, fixedTotal = 0.0, vqfTotal = 0.0
+    }
+
+    /// Three seeds: one seed alone is one draw of offsets, sensitivities and turns (at seed 28
+    /// alone the fast turns came out level with VQF, at seeds 1 and 2 0.08° and 0.16° behind).
+    static let seeds = [28, 1, 2]
+
+    /// The generated trials (once per test process), each scored by all three filters; means over the seeds.
+    static let scores: [String: Scores] = {
+        guard let python else { return [:] }
+        var result: [String: Scores] = [:]
+        do {
+            for seed in seeds {
+                let folder = FileManager.default.temporaryDirectory.appendingPathComponent("imu-synthetic-\(getpid())-\(seed)")
+                defer { try? FileManager.default.removeItem(at: folder) }
+                try run(python, [packageRoot.appendingPathComponent("Scripts/synthetic_broad.py").path, folder.path, "\(seed)"])
+                let vqfJSON = folder.appendingPathComponent("vqf.json")
+                try run(python, [packageRoot.appendingPathComponent("Scripts/broad_vqf.py").path, "vqf", folder.path, vqfJSON.path])
+                let vqf = try JSONSerialization.jsonObject(with: Data(contentsOf: vqfJSON)) as! [String: Any]
+                for entry in vqf["trials"] as! [[String: Any]] {
+                    let name = entry["name"] as! String
+                    let trial = try BROADTrial.read(path: folder.appendingPathComponent("\(name).csv").path)
+                    let reference = BROADReferenceTests.evaluate(trial, parameters: FusionParameters(), useMagnetometer: true)
+                    let fixed = BROADFixedTests.evaluate(trial).nine
+                    let (vqfHeading, vqfTotal) = (entry["heading_deg"] as! Double, entry["total_deg"] as! Double)
+                    let n = Double(seeds.count)
+                    var s = result[name] ?? Scores()
+                    s.referenceHeading += reference.headingDegrees / n
+                    s.fixedHeading += fixed.headingDegrees / n
+                    s.vqfHeading += vqfHeading / n
+                    s.referenceTotal += reference.totalDegrees / n
+                    s.fixedTotal += fixed.totalDegrees / n
+                    s.vqfTotal += vqfTotal / n
+                    result[name] = s
+                    print(String(
+                        format: "seed %d %@: reference %.2f / %.2f / %.2f, fixed %.2f / %.2f / %.2f, VQF %.2f / %.2f",
+                        seed, name, reference.totalDegrees, reference.headingDegrees, reference.inclinationDegrees,
+                        fixed.totalDegrees, fixed.headingDegrees, fixed.inclinationDegrees, vqfTotal, vqfHeading))
+                }
+            }
+            return result
+        } catch {
+            Issue.record("the synthetic trials could not be made or scored: \(error)")
+            return [:]
+        }
+    }()
+
+    static let vqfAvailable = python != nil
+    static let skipMessage: Comment =
+        "python3 with numpy and vqf 2.1.2 is absent (Scripts/bench-broad.sh makes .build-broad/venv): the comparison with VQF is skipped"
+
+    /// The heading (reference and fixed core) no worse than VQF's on the same logs (mean over
+    /// the seeds), and the two cores agreeing (they differ only in arithmetic).
+    func compare(_ s: Scores) {
+        #expect(s.referenceHeading <= s.vqfHeading, "reference heading \(s.referenceHeading)° vs VQF \(s.vqfHeading)°")
+        #expect(s.fixedHeading <= s.vqfHeading, "fixed heading \(s.fixedHeading)° vs VQF \(s.vqfHeading)°")
+    }
+
+    func coresAgree(_ s: Scores) {
+        #expect(abs(s.fixedHeading - s.referenceHeading) < 0.05, "heading: fixed \(s.fixedHeading)° vs reference \(s.referenceHeading)°")
+        #expect(abs(s.fixedTotal - s.referenceTotal) < 0.05, "total: fixed \(s.fixedTotal)° vs reference \(s.referenceTotal)°")
+    }
+
+    /// Still behind VQF (mean 0.74° vs 0.67°). Measured (seed 2, HeadingTrace beside VQF's own
+    /// error): most of the gap is in the still phases after a burst (0.57° vs VQF's 0.33° RMS;
+    /// turning 0.93° vs 0.80°), where ours holds a steady offset while VQF's decays; the field is
+    /// never judged disturbed once its reference is learnt, so rejection is not the cause; the
+    /// bias estimate is off the generator's offset by up to 0.06°/s per axis after the bursts,
+    /// and a vertical bias error ε holds the heading ε·τ_mag off. With τ_mag = 9 s (VQF's) ours is
+    /// still 0.03–0.05° behind (Docs/fusion-accuracy.md). When this comparison passes, drop the known issue.
+    @Test(.enabled(if: vqfAvailable, skipMessage))
+    func fastTurnsWithRests() throws {
+        let s = try #require(Self.scores["A_fast_turns_with_rests"], "no scores for the fast turns")
+        withKnownIssue("issue 28: the heading after fast turns is still behind VQF's") { compare(s) }
+        coresAgree(s)
+    }
+
+    /// Still behind VQF (mean 0.61° vs 0.45°): neither filter ever learns a field reference on this
+    /// walk (the first one needs 5 s of turning in one steady field), so both use the field at
+    /// the reduced gain throughout, ours at τ_mag·2 = 40 s, VQF's at 18 s. Taking the reduced gain
+    /// away until a reference exists helps here but costs BROAD 0.34° (trials 10, 15 and 32:
+    /// Docs/fusion-accuracy.md). When this comparison passes, drop the known issue.
+    @Test(.enabled(if: vqfAvailable, skipMessage))
+    func walkPastADipole() throws {
+        let s = try #require(Self.scores["B_walk_past_a_dipole"], "no scores for the walk past a dipole")
+        withKnownIssue("issue 28: the heading on a walk past a magnet is still behind VQF's") { compare(s) }
+        coresAgree(s)
+    }
+}
+
+/// Instrument, don't guess: `SYNTHETIC_TRACE=FILE.csv swift test --filter headingTrace` prints, for
+/// the reference filter on a BROAD-format trial, one line per 0.25 s: the heading error against
+/// the truth, what the disturbance detector holds and the heading gain's state.
+@Suite struct HeadingTrace {
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["SYNTHETIC_TRACE"] != nil, "set SYNTHETIC_TRACE=trial.csv to trace"))
+    func headingTrace() throws {
+        let trial = try BROADTrial.read(path: ProcessInfo.processInfo.environment["SYNTHETIC_TRACE"]!)
+        let p = FusionParameters()
+        var s = FusionState(parameters: p)
+        var previous = trial.rows[0].t - trial.samplePeriod
+        var next = 0.0
+        print("bias_x,bias_y,bias_z,t,move,heading_err_deg,rest,disturbed,reject_s,cur_norm,ref_norm,cur_sindip,ref_sindip,cand_norm,cand_s,gyro_lp_dps,last_err_deg,accuracy_deg")
+        for row in trial.rows {
+            update(state: &s, parameters: p, gyro: row.rotationRate, accel: row.acceleration, mag: row.magneticField, dt: row.t - previous)
+            previous = row.t
+            guard row.t >= next, let truth = row.truth else { continue }
+            next += 0.25
+            let e = AttitudeError(estimate: s.attitude, truth: truth)
+            let signed = (s.attitude.normalized * truth.normalized.conjugate)
+            let sign: Double = (signed.z * signed.w) < 0 ? -1 : 1
+            let d = s.heading.disturbance
+            let g = s.rest.gyroReference.stage2
+            print(String(
+                format: "%.4f,%.4f,%.4f,%.2f,%d,%.2f,%d,%d,%.1f,%.1f,%.1f,%.3f,%.3f,%.1f,%.1f,%.0f,%.2f,%.1f", s.bias.x * 180 / .pi, s.bias.y * 180 / .pi, s.bias.z * 180 / .pi, row.t, row.movement ? 1 : 0,
+                sign * e.heading * 180 / .pi, s.rest.isAtRest ? 1 : 0, d.isDisturbed ? 1 : 0, s.heading.rejectionDuration,
+                d.currentNorm, d.referenceNorm, d.currentSinDip, d.referenceSinDip, d.candidateNorm, d.candidateDuration,
+                g.dot(g).squareRoot() * 180 / .pi, s.heading.lastError * 180 / .pi, s.heading.accuracy * 180 / .pi))
+        }
+    }
+}
