@@ -40,13 +40,26 @@ public enum MotionRate: Equatable, Sendable {
     case rateHz(Double)
     case intervalMilliseconds(Double)
 
-    /// Every n-th update of an engine running at `engineRateHz` (at least 1: never faster than the engine).
+    /// The largest divisor a rate turns into: one update in a billion, far past anything a client
+    /// can wait for, and far inside `Int` on every platform.
+    public static let maximumDivisor = 1_000_000_000
+
+    /// Every n-th update of an engine running at `engineRateHz` (at least 1: never faster than the
+    /// engine; at most `maximumDivisor`). Safe for any number, finite or not: the validator keeps
+    /// clients' rates in range, but this is the line where a Double becomes an Int.
     public func divisor(engineRateHz: Double) -> Int {
         switch self {
-        case .divisor(let n): return n
-        case .rateHz(let hz): return max(1, Int((engineRateHz / hz).rounded()))
-        case .intervalMilliseconds(let ms): return max(1, Int((ms / 1000 * engineRateHz).rounded()))
+        case .divisor(let n): return min(max(n, 1), Self.maximumDivisor)
+        case .rateHz(let hz): return Self.wholeDivisor(engineRateHz / hz)
+        case .intervalMilliseconds(let ms): return Self.wholeDivisor(ms / 1000 * engineRateHz)
         }
+    }
+
+    /// `updates` rounded to a whole divisor in 1...maximumDivisor; NaN (0/0, ∞/∞) gives 1.
+    static func wholeDivisor(_ updates: Double) -> Int {
+        guard updates >= 1 else { return 1 }
+        let whole = updates.rounded()
+        return whole < Double(maximumDivisor) ? Int(whole) : maximumDivisor
     }
 }
 
@@ -171,8 +184,8 @@ extension IdentifiedRequest {
                 }
                 options.rate = .divisor(Int(n))
             case "rate_hz":
-                guard n > 0, n <= 10000 else {
-                    throw RequestError("\"rate_hz\" must be above 0 and at most 10000, not \(JSONText.number(n))", id: id)
+                guard n >= 0.001, n <= 10000 else {
+                    throw RequestError("\"rate_hz\" must be from 0.001 to 10000 (motion lines a second), not \(JSONText.number(n))", id: id)
                 }
                 options.rate = .rateHz(n)
             default:

@@ -41,7 +41,7 @@ public struct ClientRequest: Equatable, Sendable {
             // Which field is wrong, for the message.
             if (try? JSONDecoder().decode(Fields.self, from: data)) == nil, keys["rate_hz"] != nil,
                (try? JSONDecoder().decode(RateOnly.self, from: data)) == nil {
-                return .failure(.init("\"rate_hz\" must be a number of motion lines a second, more than 0 and at most 1000"))
+                return .failure(.init(rateProblem))
             }
             if (try? JSONDecoder().decode(Fields.self, from: data)) == nil, keys["events"] != nil,
                (try? JSONDecoder().decode(EventsOnly.self, from: data)) == nil {
@@ -57,8 +57,8 @@ public struct ClientRequest: Equatable, Sendable {
             streams.insert(stream)
         }
         guard isSubscribe else { return .success(.init(action: .unsubscribe(streams))) }
-        if let rate = fields.rate_hz, !(rate.isFinite && rate > 0 && rate <= 1000) {
-            return .failure(.init("\"rate_hz\" must be a number of motion lines a second, more than 0 and at most 1000"))
+        if let rate = fields.rate_hz, !(rate >= 0.001 && rate <= 1000) {
+            return .failure(.init(rateProblem))
         }
         if let unknown = fields.events?.first(where: { !eventTypes.contains($0) }) {
             return .failure(.init("unknown event type \"\(unknown)\" (expected \(eventTypes.sorted().joined(separator: ", ")))"))
@@ -89,15 +89,21 @@ public struct ClientRequest: Equatable, Sendable {
             return .failure(.init("\"stream\" is needed: one of \(streamList)"))
         }
         guard fields.op == "subscribe" else { return .success(.init(action: .unsubscribe(streams))) }
+        // Each number in its range before it is used (issue 25: 1e30 ms became a divisor too large for an Int).
+        if let interval = fields.interval_ms, !(interval >= 1 && interval <= 3_600_000) {
+            return .failure(.init("\"interval_ms\" must be from 1 to 3600000 milliseconds between motion lines"))
+        }
         let rate = fields.rate_hz ?? fields.interval_ms.map { 1000 / $0 }
-        if let rate, !(rate.isFinite && rate > 0 && rate <= 1000) {
-            return .failure(.init("\"rate_hz\" must be a number of motion lines a second, more than 0 and at most 1000"))
+        if let rate, !(rate >= 0.001 && rate <= 1000) {
+            return .failure(.init(rateProblem))
         }
         if let unknown = fields.types?.first(where: { !eventTypes.contains($0) }) {
             return .failure(.init("unknown event type \"\(unknown)\" (expected \(eventTypes.sorted().joined(separator: ", ")))"))
         }
         return .success(.init(action: .subscribe(streams, motionRateHz: rate, eventTypes: fields.types.map(Set.init))))
     }
+
+    static let rateProblem = "\"rate_hz\" must be from 0.001 to 1000 motion lines a second"
 
     private struct Operation: Decodable {
         var op: String

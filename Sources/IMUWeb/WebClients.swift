@@ -1,5 +1,6 @@
 import Foundation
 import HummingbirdWebSocket
+import IMUShare
 import NIOCore
 
 /// The WebSocket clients: how many there are (a slot is reserved at the upgrade, so the limit
@@ -111,7 +112,7 @@ final class WebClient: @unchecked Sendable {
         let (old, streams, divisor, types) = lock.withLock { () -> ((any FeedSubscription)?, Set<WebStream>, Int, Set<String>?) in
             let old = subscription
             subscription = nil
-            let divisor = motionRate.map { max(1, Int((feed.rateHz / $0).rounded())) } ?? 1
+            let divisor = motionRate.map { MotionRate.rateHz($0).divisor(engineRateHz: feed.rateHz) } ?? 1
             return (old, engineStreams, divisor, eventTypes)
         }
         old?.cancel()

@@ -37,6 +37,40 @@ import Testing
         #expect(MotionRate.divisor(3).divisor(engineRateHz: 100) == 3)
     }
 
+    /// Whatever rate and engine rate reach it (even ones the validator refuses), the divisor is a
+    /// whole number from 1 to `MotionRate.maximumDivisor`: it never traps converting to Int.
+    @Test func divisorsAreSafeForAnyNumber() {
+        let extremes: [Double] = [0, -0.0, 1e-300, 1e-20, -5, 1e30, 1e308, .infinity, -.infinity, .nan, .leastNonzeroMagnitude, .greatestFiniteMagnitude]
+        for engine in extremes + [100] {
+            for given in extremes + [50] {
+                for rate in [MotionRate.rateHz(given), .intervalMilliseconds(given)] {
+                    let divisor = rate.divisor(engineRateHz: engine)
+                    #expect((1...MotionRate.maximumDivisor).contains(divisor), "\(rate) at \(engine) Hz → \(divisor)")
+                }
+            }
+        }
+        #expect(MotionRate.rateHz(1e-20).divisor(engineRateHz: 100) == MotionRate.maximumDivisor)
+        #expect(MotionRate.intervalMilliseconds(1e30).divisor(engineRateHz: 100) == MotionRate.maximumDivisor)
+        #expect(MotionRate.rateHz(.nan).divisor(engineRateHz: 100) == 1)
+        #expect(MotionRate.divisor(0).divisor(engineRateHz: 100) == 1)
+        #expect(MotionRate.divisor(.max).divisor(engineRateHz: 100) == MotionRate.maximumDivisor)
+    }
+
+    /// Every number is range-checked before it is used: the rates refused are those whose
+    /// divisor no engine rate (up to 10 kHz) could turn into a sensible one.
+    @Test func ratesOutsideTheirRangesAreRefused() {
+        for (text, start) in [
+            (#"{"op":"subscribe","stream":"motion","rate_hz":1e-20}"#, "\"rate_hz\" must be from 0.001 to 10000"),
+            (#"{"op":"subscribe","stream":"motion","rate_hz":-1}"#, "\"rate_hz\" must be from 0.001 to 10000"),
+            (#"{"op":"subscribe","stream":"motion","rate_hz":1e300}"#, "\"rate_hz\" must be from 0.001 to 10000"),
+            (#"{"op":"subscribe","stream":"motion","interval_ms":1e30}"#, "\"interval_ms\" must be from 0.1 to 3600000"),
+            (#"{"op":"subscribe","stream":"motion","interval_ms":0}"#, "\"interval_ms\" must be from 0.1 to 3600000"),
+            (#"{"op":"subscribe","stream":"motion","divisor":1e30}"#, "\"divisor\" must be a whole number from 1 to 10000"),
+        ] {
+            #expect(problem(text)?.message.hasPrefix(start) == true, "\(text): \(problem(text)?.message ?? "accepted")")
+        }
+    }
+
     @Test func mistakesAreNamed() {
         #expect(problem("hello")?.message.hasPrefix("not JSON at byte 0: expected a value") == true)
         #expect(problem(#"{"op":"subscribe","stream":"motion""#)?.message.hasPrefix("not JSON at byte 35: expected ',' or '}'") == true)
@@ -46,7 +80,7 @@ import Testing
         #expect(problem(#"{"op":"subscribe","stream":"gps"}"#)?.message == "\"stream\" must be one of samples, motion, events, health, not \"gps\"")
         #expect(problem(#"{"op":"subscribe","stream":"motion","rate":5}"#)?.message
             == "unknown key \"rate\" in a subscribe request; it takes op, id, stream, divisor, rate_hz, interval_ms, types")
-        #expect(problem(#"{"op":"subscribe","stream":"motion","rate_hz":0}"#)?.message == "\"rate_hz\" must be above 0 and at most 10000, not 0")
+        #expect(problem(#"{"op":"subscribe","stream":"motion","rate_hz":0}"#)?.message == "\"rate_hz\" must be from 0.001 to 10000 (motion lines a second), not 0")
         #expect(problem(#"{"op":"subscribe","stream":"motion","divisor":1.5}"#)?.message.hasPrefix("\"divisor\" must be a whole number") == true)
         #expect(problem(#"{"op":"subscribe","stream":"samples","divisor":2}"#)?.message.hasPrefix("\"divisor\" applies to the motion stream only") == true)
         #expect(problem(#"{"op":"subscribe","stream":"motion","divisor":2,"rate_hz":5}"#)?.message == "give one of \"divisor\", \"rate_hz\" and \"interval_ms\", not 2")

@@ -66,6 +66,32 @@ import Testing
         }
     }
 
+    /// issue 25: a rate far below the engine's made a divisor too large for an Int, and the
+    /// conversion killed the daemon. Refused now, and the connection serves on.
+    @Test func aRateNoDivisorCanGiveIsRefusedAndTheServerServesOn() throws {
+        try withServer { _, feed, path in
+            let client = try LineClient(path: path)
+            _ = client.line()
+            for (request, key) in [(#"{"op":"subscribe","stream":"motion","rate_hz":1e-20,"id":1}"#, "rate_hz"),
+                                   (#"{"op":"subscribe","stream":"motion","interval_ms":1e30,"id":1}"#, "interval_ms")] {
+                client.send(request + "\n")
+                let reply = try #require(client.object(), "\(request)")
+                guard case .string(let message)? = reply["error"] else {
+                    Issue.record("not refused: \(request) → \(reply)")
+                    continue
+                }
+                #expect(message.hasPrefix("\"\(key)\" must be from"), "\(message)")
+                #expect(reply["id"] == .number(1))
+            }
+            client.send(#"{"op":"subscribe","stream":"motion","rate_hz":0.001}"# + "\n")
+            let slowest = try #require(client.object())
+            #expect(slowest["type"] == .string("subscribed") && slowest["divisor"] == .number(100_000), "\(slowest)")
+            client.send(#"{"op":"ping"}"# + "\n")
+            #expect(client.object()?["type"] == .string("pong"))
+            #expect(feed.wait { feed.subscriberCount == 1 })
+        }
+    }
+
     @Test func garbageIsAnsweredAndTheConnectionServesOn() throws {
         try withServer { server, _, path in
             let client = try LineClient(path: path)
