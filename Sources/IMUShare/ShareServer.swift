@@ -367,9 +367,9 @@ public final class ShareServer: @unchecked Sendable {
         if text.last == UInt8(ascii: "\r") { text = text.dropLast() }
         // Blank lines (a keep-alive, a stray Enter in socat) need no answer.
         if text.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return }
-        let request: IdentifiedRequest
+        let requests: [IdentifiedRequest]
         do {
-            request = try IdentifiedRequest.parse(text)
+            requests = try IdentifiedRequest.requests(in: text)
         } catch {
             lock.lock()
             counts.requestErrors += 1
@@ -377,6 +377,11 @@ public final class ShareServer: @unchecked Sendable {
             connection.sendControl(ShareReply.error(error.message, id: error.id))
             return
         }
+        // The list form asks for one request per stream named: each answered in turn.
+        for request in requests where !connection.isClosed { perform(request, on: connection) }
+    }
+
+    private func perform(_ request: IdentifiedRequest, on connection: ShareConnection) {
         let info = feed.info
         switch request.request {
         case .hello:

@@ -75,9 +75,9 @@ import Testing
         #expect(problem("hello")?.message.hasPrefix("not JSON at byte 0: expected a value") == true)
         #expect(problem(#"{"op":"subscribe","stream":"motion""#)?.message.hasPrefix("not JSON at byte 35: expected ',' or '}'") == true)
         #expect(problem("[1,2]")?.message.hasPrefix("a request is a JSON object, not an array") == true)
-        #expect(problem(#"{"stream":"motion"}"#)?.message == "a request needs \"op\": one of hello, ping, reload-calibration, subscribe, unsubscribe")
-        #expect(problem(#"{"op":"subscribe","id":3}"#) == RequestError("subscribe needs \"stream\": one of samples, motion, events, health", id: .number(3)))
-        #expect(problem(#"{"op":"subscribe","stream":"gps"}"#)?.message == "\"stream\" must be one of samples, motion, events, health, not \"gps\"")
+        #expect(problem(#"{"stream":"motion"}"#)?.message.hasPrefix("a request needs \"op\": one of hello, ping, reload-calibration, subscribe, unsubscribe") == true)
+        #expect(problem(#"{"op":"subscribe","id":3}"#) == RequestError("subscribe needs \"stream\": one of samples, motion, events, health, rules, calibration", id: .number(3)))
+        #expect(problem(#"{"op":"subscribe","stream":"gps"}"#)?.message == "\"stream\" must be one of samples, motion, events, health, rules, calibration, not \"gps\"")
         #expect(problem(#"{"op":"subscribe","stream":"motion","rate":5}"#)?.message
             == "unknown key \"rate\" in a subscribe request; it takes op, id, stream, divisor, rate_hz, interval_ms, types")
         #expect(problem(#"{"op":"subscribe","stream":"motion","rate_hz":0}"#)?.message == "\"rate_hz\" must be from 0.001 to 10000 (motion lines a second), not 0")
@@ -89,6 +89,42 @@ import Testing
         #expect(problem(#"{"op":"ping","id":[1]}"#)?.message == "\"id\" must be a number or a string, not an array")
         #expect(problem(#"{"op":"ping","op":"hello"}"#)?.message.hasPrefix("not JSON at byte 13: expected each member name once") == true)
         #expect(problem(String(repeating: "[", count: 100))?.message.hasPrefix("not JSON at byte 16: expected at most 16 levels") == true)
+    }
+
+    func requests(_ text: String) throws(RequestError) -> [IdentifiedRequest] { try IdentifiedRequest.requests(in: Array(text.utf8)) }
+
+    /// The dashboard's list form is an alias: one `op` request per stream named, validated alike.
+    @Test func theListFormMeansOneRequestPerStream() throws {
+        #expect(try requests(#"{"subscribe":["motion","events","motion"],"rate_hz":50,"events":["shake"],"id":"w"}"#) == [
+            IdentifiedRequest(id: .string("w"), .subscribe(.init(stream: .motion, rate: .rateHz(50)))),
+            IdentifiedRequest(id: .string("w"), .subscribe(.init(stream: .events, eventTypes: ["shake"]))),
+        ])
+        #expect(try requests(#"{"subscribe":["health","rules"]}"#) == [
+            IdentifiedRequest(.subscribe(.init(stream: .health))), IdentifiedRequest(.subscribe(.init(stream: .rules))),
+        ])
+        #expect(try requests(#"{"subscribe":["motion"],"interval_ms":20}"#) == [IdentifiedRequest(.subscribe(.init(stream: .motion, rate: .intervalMilliseconds(20))))])
+        #expect(try requests(#"{"unsubscribe":["samples","events"]}"#) == [IdentifiedRequest(.unsubscribe(.samples)), IdentifiedRequest(.unsubscribe(.events))])
+        // Each op-form request reads as one.
+        #expect(try requests(#"{"op":"ping","id":1}"#) == [IdentifiedRequest(id: .number(1), .ping)])
+        #expect(try parse(#"{"subscribe":["motion"]}"#) == IdentifiedRequest(.subscribe(.init(stream: .motion))))
+        #expect(problem(#"{"subscribe":["motion","events"]}"#)?.message == "one request was expected, not 2 (name one stream)")
+        for (text, message) in [
+            (#"{"subscribe":["motion"],"unsubscribe":["motion"]}"#, "give one of \"subscribe\" and \"unsubscribe\", not both"),
+            (#"{"subscribe":[]}"#, "\"subscribe\" must be a non-empty array of streams from samples, motion, events, health, rules, calibration"),
+            (#"{"unsubscribe":"motion"}"#, "\"unsubscribe\" must be a non-empty array of streams from samples, motion, events, health, rules, calibration"),
+            (#"{"subscribe":["gps"]}"#, "unknown stream \"gps\" in \"subscribe\"; the streams are samples, motion, events, health, rules, calibration"),
+            (#"{"subscribe":[1]}"#, "unknown stream 1 in \"subscribe\"; the streams are samples, motion, events, health, rules, calibration"),
+            (#"{"subscribe":["events"],"rate_hz":5}"#, "\"rate_hz\" applies to \"motion\" among the streams only (samples come at the engine's rate)"),
+            (#"{"subscribe":["motion"],"events":["shake"]}"#, "\"events\" applies to the events stream only"),
+            (#"{"subscribe":["motion"],"rate_hz":1e-20}"#, "\"rate_hz\" must be from 0.001 to 10000 (motion lines a second), not 1e-20"),
+            (#"{"subscribe":["motion"],"rate_hz":50,"divisor":2}"#, "give one of \"divisor\", \"rate_hz\" and \"interval_ms\", not 2"),
+            (#"{"subscribe":["motion"],"types":["shake"]}"#, "unknown key \"types\" in a {\"subscribe\":[…]} request; it takes subscribe, id, divisor, rate_hz, interval_ms, events"),
+            (#"{"unsubscribe":["motion"],"rate_hz":5}"#, "unknown key \"rate_hz\" in a {\"unsubscribe\":[…]} request; it takes unsubscribe, id"),
+            (#"{"op":"subscribe","stream":"motion","subscribe":["events"]}"#, "unknown key \"subscribe\" in a subscribe request; it takes op, id, stream, divisor, rate_hz, interval_ms, types"),
+        ] {
+            #expect(problem(text)?.message == message, "\(text)")
+        }
+        #expect(problem(#"{"subscribe":["gps"],"id":9}"#)?.id == .number(9))
     }
 
     @Test func theJSONReaderFollowsRFC8259() throws {

@@ -92,6 +92,30 @@ import Testing
         }
     }
 
+    /// The dashboard's list form works on the socket too: each stream answered in turn; a stream
+    /// this server does not offer is refused by name, and nothing of a bad line is acted on.
+    @Test func theListFormIsAnsweredStreamByStream() throws {
+        try withServer { _, feed, path in
+            let client = try LineClient(path: path)
+            _ = client.line()
+            client.send(#"{"subscribe":["motion","events"],"rate_hz":25,"events":["shake"],"id":"l"}"# + "\n")
+            let motion = try #require(client.object())
+            #expect(motion["type"] == .string("subscribed") && motion["stream"] == .string("motion") && motion["divisor"] == .number(4))
+            let events = try #require(client.object())
+            #expect(events["stream"] == .string("events") && events["types"] == .array([.string("shake")]) && events["id"] == .string("l"))
+            #expect(events["streams"] == .array([.string("motion"), .string("events")]))
+            client.send(#"{"subscribe":["rules"]}"# + "\n")
+            #expect(client.object()?["error"] == .string("this daemon does not offer the rules stream"))
+            client.send(#"{"subscribe":["health"],"rate_hz":5}"# + "\n")
+            #expect(client.object()?["error"] == .string("\"rate_hz\" applies to \"motion\" among the streams only (samples come at the engine's rate)"))
+            client.send(#"{"unsubscribe":["motion","events"]}"# + "\n")
+            #expect(client.object()?["type"] == .string("unsubscribed"))
+            let last = try #require(client.object())
+            #expect(last["type"] == .string("unsubscribed") && last["streams"] == .array([]))
+            #expect(feed.wait { feed.subscriberCount == 0 })
+        }
+    }
+
     @Test func garbageIsAnsweredAndTheConnectionServesOn() throws {
         try withServer { server, _, path in
             let client = try LineClient(path: path)
