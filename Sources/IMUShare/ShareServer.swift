@@ -252,7 +252,9 @@ public final class ShareServer: @unchecked Sendable {
             unlink(settings.path)
         }
         let served = statistics
-        note(.info("socket server stopped (\(served.accepted) connections served, \(served.refused) refused over the limit, \(served.requestErrors) bad requests)"))
+        note(.info(
+            "socket server stopped (\(served.accepted) connections served, \(served.refused) refused over the limit (\(served.refusedPerUser) of them per user), "
+                + "\(served.closedIdle) closed idle, \(served.requestErrors) bad requests, \(served.controlRefused) state changes refused)"))
         lock.lock()
         listenFD = -1
         loopEnded = true
