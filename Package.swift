@@ -144,7 +144,7 @@ let package = Package(
         .target(
             name: "IMUWeb",
             dependencies: [
-                "IMUCalibration", "IMUGeometry", "IMUConfigFile", "IMUEngine", "IMUDrivers",
+                "IMUCalibration", "IMUGeometry", "IMUConfigFile", "IMUEngine", "IMUDrivers", "IMUShare",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),

@@ -4,6 +4,7 @@ motion: garbage, a 100 MB line, 1000 connects and disconnects, half-closed socke
 client that never reads. Prints the daemon's resident memory before and after each, and whether
 the good client kept receiving (a check, not a test: run against `imu run … --socket PATH`).
     python3 Scripts/hostile-clients.py SOCKET DAEMON_PID"""
+import os
 import socket
 import sys
 import threading
@@ -92,9 +93,43 @@ def never_reads():
     time.sleep(10)
 
 
+def numbers_out_of_range():
+    # issue 25: each of these once killed the daemon (a divisor too large for an Int).
+    s = connect()
+    s.sendall(b'{"op":"subscribe","stream":"motion","rate_hz":1e-20}\n{"subscribe":["motion"],"rate_hz":1e-20}\n'
+              b'{"op":"subscribe","stream":"motion","interval_ms":1e30}\n{"op":"ping"}\n')
+    time.sleep(0.5)
+    s.close()
+
+
+def hold_every_slot():
+    # One user opening 40 connections gets max-clients-per-user of them (16), not all 32.
+    held = []
+    for _ in range(40):
+        s = connect()
+        s.settimeout(5)
+        first = s.recv(4096)
+        if b'"hello"' in first:
+            held.append(s)
+        else:
+            s.close()
+    print(f"  one user asked for 40 connections and holds {len(held)}")
+    for s in held:
+        s.close()
+
+
+step("numbers out of range (issue 25)", numbers_out_of_range)
+step("one user takes every slot it can", hold_every_slot)
 step("garbage (1000 bad lines)", garbage)
 step("a 100 MB line", huge_line)
 step("1000 connects and disconnects", churn)
 step("20 half-closed subscribers for 2 s", half_closed)
 step("a subscriber that never reads, 10 s", never_reads)
 step("(idle)", lambda: time.sleep(5))
+
+try:
+    os.kill(pid, 0)
+    print("daemon alive after all of it: yes")
+except ProcessLookupError:
+    print("daemon alive after all of it: NO")
+    sys.exit(1)

@@ -97,6 +97,41 @@ public enum AtomicFile {
         }
     }
 
+    /// Removes from `directory` the `.NAME.PID.tmp` files that saves killed midway left behind
+    /// (power cut, kill -9), when their process is gone; a live process's may still be writing
+    /// and is kept. Only regular files; the paths removed, for the log. For a program's start,
+    /// before it writes there itself.
+    @discardableResult
+    public static func removeLeftovers(in directory: String) -> [String] {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return [] }
+        var removed: [String] = []
+        for name in names.sorted() {
+            guard let pid = leftoverPID(name), !isRunning(pid) else { continue }
+            let path = CalibrationDirectory.join(directory, name)
+            var info = stat()
+            guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
+            if unlink(path) == 0 { removed.append(path) }
+        }
+        return removed
+    }
+
+    /// The PID in a temporary's name, `.NAME.PID.tmp`; nil for any other name.
+    static func leftoverPID(_ name: String) -> Int32? {
+        guard name.count > 6, name.hasPrefix("."), name.hasSuffix(".tmp") else { return nil }
+        let middle = name.dropFirst().dropLast(4)
+        guard let dot = middle.lastIndex(of: "."), dot > middle.startIndex else { return nil }
+        let digits = middle[middle.index(after: dot)...]
+        // The digits counted and bounded before any conversion: a pid_t is positive and 32-bit.
+        guard (1...10).contains(digits.count), digits.allSatisfy({ $0.isASCII && $0.isWholeNumber }),
+              let pid = Int64(digits), pid > 0, pid <= Int64(Int32.max) else { return nil }
+        return Int32(pid)
+    }
+
+    /// kill(pid, 0): 0 or EPERM means a process has that PID (possibly another user's).
+    static func isRunning(_ pid: Int32) -> Bool {
+        kill(pid, 0) == 0 || errno == EPERM
+    }
+
     /// write(2) until everything is written; the errno on failure.
     private static func writeAll(_ fd: Int32, _ bytes: ArraySlice<UInt8>) -> Int32? {
         var offset = bytes.startIndex

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import IMUBoards
 import IMUBus
+import IMUCalibration
 import IMUConfigFile
 import IMUDaemon
 import IMUEvents
@@ -97,6 +98,17 @@ struct RunCommand: ParsableCommand {
         return settings
     }
 
+    /// A save killed midway (power cut, kill -9) leaves `.NAME.PID.tmp` beside the calibration
+    /// files it was replacing; the daemon's start removes those whose process is gone.
+    func removeInterruptedSaves(log: Logger) {
+        let calibration = CalibrationDirectory.forWriting(environment: ProcessInfo.processInfo.environment)
+        for directory in [calibration, calibration + "/" + LearnedGyroOffsetsStore.subdirectory] {
+            for path in AtomicFile.removeLeftovers(in: directory) {
+                log.notice("removed \(path), left by a save that was interrupted")
+            }
+        }
+    }
+
     func serve(log: Logger) throws {
         let device = try source.open()
         if mqttForget {
@@ -113,6 +125,7 @@ struct RunCommand: ParsableCommand {
             log.notice("removed \(mqttSettings.deviceID) from Home Assistant (discovery prefix \(mqttSettings.discoveryPrefix))")
             return
         }
+        removeInterruptedSaves(log: log)
         let gpio: HeaderGPIO
         gpio = try CommandError.wrapping { try device.headerGPIO(catalog: Hardware.catalog()) }
         let daemon = try Daemon(settings: daemonSettings, device: device, gpio: gpio, log: log)

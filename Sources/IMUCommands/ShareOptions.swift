@@ -49,6 +49,8 @@ struct ShareOptions: ParsableArguments {
         if !noSocket, socket != nil || file.socketEnabled {
             var settings = ShareServer.Settings(path: socket ?? file.socketPath ?? SocketLocation.serverPath())
             if let maxClients = file.maxClients { settings.maxClients = maxClients }
+            if let perUser = file.maxClientsPerUser { settings.maxClientsPerUser = perUser }
+            if let idle = file.idleSeconds { settings.idleSeconds = Double(idle) }
             settings.serverName = "imu \(IMUVersion.current)"
             frontEnds.append(SocketFrontEnd(settings: settings, note: note))
         }

@@ -12,6 +12,10 @@ import Foundation
 final class ShareConnection: @unchecked Sendable {
     let fd: Int32
     let number: Int
+    /// Who connected (SO_PEERCRED); nil when the kernel did not say.
+    let peer: PeerCredentials?
+    /// When the client last sent a whole line (or connected), on the monotonic clock; I/O thread only.
+    var lastRequestSeconds: Double
     private let condition = NSCondition()
     /// Bytes not yet written, from `outboxStart` on.
     private var outbox: [UInt8] = []
@@ -39,11 +43,13 @@ final class ShareConnection: @unchecked Sendable {
     private let pumpEnded: @Sendable () -> Void
 
     init(
-        fd: Int32, number: Int, outboxLimit: Int, wake: @escaping @Sendable () -> Void,
+        fd: Int32, number: Int, peer: PeerCredentials?, now: Double, outboxLimit: Int, wake: @escaping @Sendable () -> Void,
         pumpStarted: @escaping @Sendable () -> Void, pumpEnded: @escaping @Sendable () -> Void
     ) {
         self.fd = fd
         self.number = number
+        self.peer = peer
+        self.lastRequestSeconds = now
         self.outboxLimit = outboxLimit
         self.wake = wake
         self.pumpStarted = pumpStarted

@@ -53,7 +53,7 @@ public struct FeedInfo: Equatable, Sendable {
 
     public init(
         chip: String, board: String, bus: String, address: Int? = nil, rateHz: Double, magnetometer: Bool,
-        referenceFrame: String? = nil, streams: [ShareStream] = ShareStream.allCases
+        referenceFrame: String? = nil, streams: [ShareStream] = ShareStream.engineStreams
     ) {
         self.referenceFrame = referenceFrame
         self.chip = chip

@@ -39,7 +39,7 @@ public enum ShareReply {
             members.append(("rate_hz", .number(engineRateHz)))
         case .events:
             members.append(("types", .array((options.eventTypes ?? IdentifiedRequest.eventTypes).map(JSONValue.string))))
-        case .health:
+        case .health, .rules, .calibration:
             break
         }
         members.append(("streams", .array(now.map { .string($0.rawValue) })))

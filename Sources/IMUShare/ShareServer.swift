@@ -13,6 +13,16 @@ public final class ShareServer: @unchecked Sendable {
         public var path: String
         /// Connections beyond this are told why and closed.
         public var maxClients = 32
+        /// Connections one user (uid, from the kernel) may hold at once, so that one member of the
+        /// socket's group cannot take every slot.
+        public var maxClientsPerUser = 16
+        /// A client that neither sends a request line nor holds a subscription for this long is
+        /// told why and closed (a subscribed reader is never idle, however long it only reads; bytes
+        /// that do not end a line do not count, so a line sent a byte at a time does not keep it).
+        public var idleSeconds: Double = 60
+        /// The group whose members may change the daemon's state (`reload-calibration`), with
+        /// root; nil: the socket file's group (the service's `imu` group).
+        public var controlGroup: UInt32?
         /// A request line longer than this is refused (and the rest of it thrown away unread).
         public var maxRequestBytes = 65536
         /// Engine outputs queued per client before the oldest are dropped.
@@ -51,10 +61,17 @@ public final class ShareServer: @unchecked Sendable {
     private var nextNumber = 1
     private var livePumps = 0
     private var counts = Counts()
+    private var control = ControlAccess(group: 0)
 
     public struct Counts: Equatable, Sendable {
         public var accepted = 0
         public var refused = 0
+        /// Refused because their user already held `maxClientsPerUser`.
+        public var refusedPerUser = 0
+        /// Closed after `idleSeconds` without a request or a subscription.
+        public var closedIdle = 0
+        /// State-changing requests refused to a peer outside the socket's group.
+        public var controlRefused = 0
         public var requestErrors = 0
         public var overlongLines = 0
         /// Connections ended and let go of (their descriptors closed, or closing as their pump ends).
@@ -113,6 +130,7 @@ public final class ShareServer: @unchecked Sendable {
         }
         var info = stat()
         if stat(path, &info) == 0 { socketInode = (UInt64(info.st_dev), UInt64(info.st_ino)) }
+        control = ControlAccess(group: settings.controlGroup ?? UInt32(stat(path, &info) == 0 ? info.st_gid : getegid()))
         var pipeFDs: [Int32] = [-1, -1]
         guard makeWakePipe(&pipeFDs) else {
             let code = errno
@@ -195,7 +213,7 @@ public final class ShareServer: @unchecked Sendable {
                 if pending > 0 { events |= Int16(POLLOUT) }
                 pollFDs.append(pollfd(fd: connection.fd, events: events, revents: 0))
             }
-            let ready = poll(&pollFDs, nfds_t(pollFDs.count), -1)
+            let ready = poll(&pollFDs, nfds_t(pollFDs.count), idleTimeoutMilliseconds(open))
             if ready < 0 {
                 if errno == EINTR { continue }
                 note(.warning("the socket server's poll failed: \(String(cString: strerror(errno))); clients are closed"))
@@ -214,6 +232,7 @@ public final class ShareServer: @unchecked Sendable {
                 // The peer has gone entirely (POLLHUP comes whatever we asked for) or the socket failed.
                 if revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0, revents & Int16(POLLIN) == 0 { connection.close() }
             }
+            closeIdle(open)
             reapClosed()
         }
         // Goodbye: a last line to each client, written if its socket takes it now.
@@ -233,12 +252,37 @@ public final class ShareServer: @unchecked Sendable {
             unlink(settings.path)
         }
         let served = statistics
-        note(.info("socket server stopped (\(served.accepted) connections served, \(served.refused) refused over the limit, \(served.requestErrors) bad requests)"))
+        note(.info(
+            "socket server stopped (\(served.accepted) connections served, \(served.refused) refused over the limit (\(served.refusedPerUser) of them per user), "
+                + "\(served.closedIdle) closed idle, \(served.requestErrors) bad requests, \(served.controlRefused) state changes refused)"))
         lock.lock()
         listenFD = -1
         loopEnded = true
         lock.broadcast()
         lock.unlock()
+    }
+
+    /// How long poll may wait before the first unsubscribed client's idle time is up (-1: no such client).
+    private func idleTimeoutMilliseconds(_ open: [ShareConnection]) -> Int32 {
+        let idle = open.filter { $0.streams.isEmpty && !$0.isClosed }
+        guard let nearest = idle.map(\.lastRequestSeconds).min() else { return -1 }
+        let left = nearest + settings.idleSeconds - monotonicSeconds()
+        // Rounded up, so the wake comes after the deadline, not a busy loop just before it.
+        return left <= 0 ? 0 : Int32(min((left * 1000).rounded(.up), 3_600_000))
+    }
+
+    /// Closes, with a last line saying why, the clients without a subscription whose last request
+    /// line is older than `idleSeconds`.
+    private func closeIdle(_ open: [ShareConnection]) {
+        let now = monotonicSeconds()
+        for connection in open where connection.streams.isEmpty && !connection.isClosed
+            && now - connection.lastRequestSeconds >= settings.idleSeconds {
+            lock.lock()
+            counts.closedIdle += 1
+            lock.unlock()
+            connection.sendControl(ShareReply.bye("closed after \(JSONText.number(settings.idleSeconds)) s without a request or a subscription"))
+            connection.close()
+        }
     }
 
     private func acceptAll() {
@@ -255,27 +299,41 @@ public final class ShareServer: @unchecked Sendable {
             // the daemon's commands are spawned with every other descriptor closed anyway).
             _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
             _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-            if clientCount >= settings.maxClients { closeHungUp() }
+            let peer = PeerCredentials.of(socket: fd)
+            // Unknown credentials (the kernel always gives them on a Unix socket) share one quota.
+            let uid = peer?.uid ?? UInt32.max
+            if clientCount >= settings.maxClients || connections(of: uid) >= settings.maxClientsPerUser { closeHungUp() }
             lock.lock()
             let full = connections.count >= settings.maxClients
-            if full { counts.refused += 1 } else { counts.accepted += 1 }
+            let userFull = !full && connections.count(where: { ($0.peer?.uid ?? UInt32.max) == uid }) >= settings.maxClientsPerUser
+            if full || userFull { counts.refused += 1 } else { counts.accepted += 1 }
+            if userFull { counts.refusedPerUser += 1 }
             let number = nextNumber
             nextNumber += 1
             lock.unlock()
-            if full {
-                let line = ShareReply.error("too many clients (\(settings.maxClients) connected); try again later") + "\n"
+            if full || userFull {
+                let why = full
+                    ? "too many clients (\(settings.maxClients) connected); try again later"
+                    : "too many connections from uid \(uid) (\(settings.maxClientsPerUser) at once); close one and try again"
+                let line = ShareReply.error(why) + "\n"
                 _ = line.withCString { send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT)) }
                 Glibc.close(fd)
                 continue
             }
             let connection = ShareConnection(
-                fd: fd, number: number, outboxLimit: settings.outboxBytes, wake: { [weak self] in self?.wake() },
+                fd: fd, number: number, peer: peer, now: monotonicSeconds(), outboxLimit: settings.outboxBytes, wake: { [weak self] in self?.wake() },
                 pumpStarted: { [weak self] in self?.pumpStarted() }, pumpEnded: { [weak self] in self?.pumpEnded() })
             lock.lock()
             connections.append(connection)
             lock.unlock()
             connection.sendControl(ShareReply.hello(feed.info, server: settings.serverName, maxRequestBytes: settings.maxRequestBytes))
         }
+    }
+
+    private func connections(of uid: UInt32) -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return connections.count(where: { ($0.peer?.uid ?? UInt32.max) == uid })
     }
 
     /// Closes connections whose peer has gone (a flood of connects and closes would otherwise
@@ -363,13 +421,15 @@ public final class ShareServer: @unchecked Sendable {
     }
 
     private func answer(_ line: [UInt8], on connection: ShareConnection) {
+        // A whole line, even a blank keep-alive, is what counts as a client being there.
+        connection.lastRequestSeconds = monotonicSeconds()
         var text = line[...]
         if text.last == UInt8(ascii: "\r") { text = text.dropLast() }
         // Blank lines (a keep-alive, a stray Enter in socat) need no answer.
         if text.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return }
-        let request: IdentifiedRequest
+        let requests: [IdentifiedRequest]
         do {
-            request = try IdentifiedRequest.parse(text)
+            requests = try IdentifiedRequest.requests(in: text)
         } catch {
             lock.lock()
             counts.requestErrors += 1
@@ -377,6 +437,11 @@ public final class ShareServer: @unchecked Sendable {
             connection.sendControl(ShareReply.error(error.message, id: error.id))
             return
         }
+        // The list form asks for one request per stream named: each answered in turn.
+        for request in requests where !connection.isClosed { perform(request, on: connection) }
+    }
+
+    private func perform(_ request: IdentifiedRequest, on connection: ShareConnection) {
         let info = feed.info
         switch request.request {
         case .hello:
@@ -384,9 +449,20 @@ public final class ShareServer: @unchecked Sendable {
         case .ping:
             connection.sendControl(ShareReply.pong(id: request.id))
         case .reloadCalibration:
+            let who = connection.peer.map(\.description) ?? "an unknown peer"
+            guard control.allows(connection.peer) else {
+                lock.lock()
+                counts.controlRefused += 1
+                lock.unlock()
+                note(.warning("refused reload-calibration from \(who): not root nor in group \(control.group)"))
+                connection.sendControl(ShareReply.error(
+                    "reload-calibration changes the daemon's state: only root and members of the socket's group (gid \(control.group)) may ask; you are \(who)",
+                    id: request.id))
+                return
+            }
             do {
                 let reloaded = try feed.reloadCalibration()
-                note(.info("calibration reloaded on a client's request: \(reloaded.path ?? "no file, uncalibrated") (\(reloaded.parts))"))
+                note(.info("calibration reloaded on a client's request (\(who)): \(reloaded.path ?? "no file, uncalibrated") (\(reloaded.parts))"))
                 connection.sendControl(ShareReply.calibrationReloaded(reloaded, id: request.id))
             } catch {
                 connection.sendControl(ShareReply.error(error.message, id: request.id))
@@ -417,4 +493,11 @@ public final class ShareServer: @unchecked Sendable {
             connection.sendControl(ShareReply.unsubscribed(stream, now: streams.sorted(), id: request.id))
         }
     }
+}
+
+/// Seconds on the monotonic clock (deadlines that a change of the wall clock cannot move).
+func monotonicSeconds() -> Double {
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
 }

@@ -9,6 +9,8 @@ import IMUConfigFile
 /// path = "/run/imu/imu.sock"   # absolute; default: the service's, else $XDG_RUNTIME_DIR/imu/imu.sock
 /// enabled = false              # serve no socket (as --no-socket); default true
 /// max-clients = 8              # connections at once, 1 to 1024; default 32
+/// max-clients-per-user = 4     # of them from one uid, 1 to 1024; default 16
+/// idle-seconds = 60            # a client without a request or a subscription this long is closed; 1 to 86400
 ///
 /// [dbus]
 /// bus = "system"               # iio-sensor-proxy's interface on: "system", "session" or "none" (default)
@@ -17,6 +19,8 @@ public struct ShareFileSettings: Equatable, Sendable {
     public var socketPath: String?
     public var socketEnabled = true
     public var maxClients: Int?
+    public var maxClientsPerUser: Int?
+    public var idleSeconds: Int?
     /// "system", "session" or "none"; nil when the file does not say.
     public var dbusBus: String?
 
@@ -50,6 +54,8 @@ struct ShareTablesDecoder: TOMLSchemaDecoder {
         "path": "an absolute path of at most \(SocketLocation.maximumPathBytes) bytes, like \"/run/imu/imu.sock\"",
         "enabled": "true or false",
         "max-clients": "a whole number of connections from 1 to 1024",
+        "max-clients-per-user": "a whole number of connections from 1 to 1024",
+        "idle-seconds": "a whole number of seconds from 1 to 86400",
         "bus": "one of \"system\", \"session\", \"none\"",
     ]
 
@@ -57,7 +63,7 @@ struct ShareTablesDecoder: TOMLSchemaDecoder {
         var settings = ShareFileSettings()
         if let value = locator.root["socket"] {
             guard let t = value.table else { throw mustBe("socket", value, table: nil, index: nil) }
-            try checkKeys(t, allowed: ["path", "enabled", "max-clients"], table: "socket", index: nil, what: "[socket]")
+            try checkKeys(t, allowed: ["path", "enabled", "max-clients", "max-clients-per-user", "idle-seconds"], table: "socket", index: nil, what: "[socket]")
             if let path = try string(t, "path", required: false, table: "socket") {
                 guard path.hasPrefix("/"), !path.hasSuffix("/"), path.utf8.count <= SocketLocation.maximumPathBytes else {
                     throw mustBe("path", t["path"]!, table: "socket", index: nil)
@@ -71,6 +77,14 @@ struct ShareTablesDecoder: TOMLSchemaDecoder {
             if let clients = try integer(t, "max-clients", required: false, table: "socket") {
                 guard (1...1024).contains(clients) else { throw mustBe("max-clients", t["max-clients"]!, table: "socket", index: nil) }
                 settings.maxClients = clients
+            }
+            if let clients = try integer(t, "max-clients-per-user", required: false, table: "socket") {
+                guard (1...1024).contains(clients) else { throw mustBe("max-clients-per-user", t["max-clients-per-user"]!, table: "socket", index: nil) }
+                settings.maxClientsPerUser = clients
+            }
+            if let seconds = try integer(t, "idle-seconds", required: false, table: "socket") {
+                guard (1...86400).contains(seconds) else { throw mustBe("idle-seconds", t["idle-seconds"]!, table: "socket", index: nil) }
+                settings.idleSeconds = seconds
             }
         }
         if let value = locator.root["dbus"] {

@@ -1,122 +1,55 @@
 import Foundation
 import IMUConfigFile
+import IMUShare
 
-/// What a WebSocket client may ask, one JSON object per message: the local socket's requests
-/// (`{"op":"subscribe","stream":"motion","rate_hz":50}`, `{"op":"subscribe","stream":"events",
-/// "types":["shake"]}`, `{"op":"unsubscribe","stream":"motion"}`, `{"op":"unsubscribe"}`; see
-/// Docs/protocol.md), or several streams at once:
-/// `{"subscribe": ["motion", "events"], "rate_hz": 50, "events": ["shake", "slap"]}` and
-/// `{"unsubscribe": ["motion"]}`. Anything else is answered with `{"error": …}` and the
-/// connection stays.
+/// What a WebSocket client may ask, one JSON object per message, read by the local socket's
+/// grammar and validator (`IdentifiedRequest.requests(in:)`, Docs/protocol.md): the `op` form
+/// (`{"op":"subscribe","stream":"motion","rate_hz":50}`, `{"op":"unsubscribe"}`, …) or the list
+/// form (`{"subscribe":["motion","events"],"rate_hz":50,"events":["shake"]}`,
+/// `{"unsubscribe":["motion"]}`). This is the adapter from those requests to what a dashboard
+/// client does with them; anything else is answered with `{"error": …}` and the connection stays.
 public struct ClientRequest: Equatable, Sendable {
     public enum Action: Equatable, Sendable {
-        case subscribe(Set<WebStream>, motionRateHz: Double?, eventTypes: Set<String>?)
+        /// `motionRate` when the motion stream is among `streams` and a rate was given;
+        /// `eventTypes` when the events stream is and types were picked.
+        case subscribe(Set<WebStream>, motionRate: MotionRate?, eventTypes: Set<String>?)
         case unsubscribe(Set<WebStream>)
     }
 
     public var action: Action
 
-    public static let eventTypes: Set<String> = ["shake", "orientation", "slap", "heading"]
+    public static let eventTypes = Set(IdentifiedRequest.eventTypes)
 
     /// The request in `text`, or why it is not one (the message for the `{"error": …}` line).
     public static func parse(_ text: String) -> Result<ClientRequest, RequestProblem> {
-        let data = Data(text.utf8)
-        guard let keys = try? JSONDecoder().decode([String: Anything].self, from: data) else {
-            return .failure(.init("not a JSON object"))
+        let requests: [IdentifiedRequest]
+        do {
+            requests = try IdentifiedRequest.requests(in: Array(text.utf8))
+        } catch {
+            return .failure(.init(error.message))
         }
-        if keys["op"] != nil { return parseOperation(data, keys: Set(keys.keys)) }
-        let isSubscribe = keys["subscribe"] != nil
-        guard isSubscribe != (keys["unsubscribe"] != nil) else {
-            return .failure(.init("expected one of \"subscribe\" or \"unsubscribe\""))
-        }
-        let known: Set<String> = isSubscribe ? ["subscribe", "rate_hz", "events"] : ["unsubscribe"]
-        if let extra = keys.keys.sorted().first(where: { !known.contains($0) }) {
-            return .failure(.init("unknown key \"\(extra)\" (expected \(known.sorted().joined(separator: ", ")))"))
-        }
-        let streamList = WebStream.allCases.map(\.rawValue).joined(separator: ", ")
-        let verb = isSubscribe ? "subscribe" : "unsubscribe"
-        guard let fields = try? JSONDecoder().decode(Fields.self, from: data),
-              let names = isSubscribe ? fields.subscribe : fields.unsubscribe, !names.isEmpty
-        else {
-            // Which field is wrong, for the message.
-            if (try? JSONDecoder().decode(Fields.self, from: data)) == nil, keys["rate_hz"] != nil,
-               (try? JSONDecoder().decode(RateOnly.self, from: data)) == nil {
-                return .failure(.init("\"rate_hz\" must be a number of motion lines a second, more than 0 and at most 1000"))
+        // One line asks for subscriptions or for unsubscriptions, never both (the grammar's rule).
+        var subscribed = Set<WebStream>(), unsubscribed = Set<WebStream>()
+        var rate: MotionRate?
+        var types: Set<String>?
+        for identified in requests {
+            switch identified.request {
+            case .subscribe(let options):
+                subscribed.insert(options.stream)
+                if options.stream == .motion { rate = options.rate }
+                if options.stream == .events { types = options.eventTypes.map(Set.init) }
+            case .unsubscribe(let stream?):
+                unsubscribed.insert(stream)
+            case .unsubscribe(nil):
+                unsubscribed.formUnion(WebStream.allCases)
+            case .hello, .ping, .reloadCalibration:
+                return .failure(.init(
+                    "op \"\(identified.request.operation)\" is not served on the WebSocket (it takes subscribe and unsubscribe; the local socket takes the others)"))
             }
-            if (try? JSONDecoder().decode(Fields.self, from: data)) == nil, keys["events"] != nil,
-               (try? JSONDecoder().decode(EventsOnly.self, from: data)) == nil {
-                return .failure(.init("\"events\" must be a list of event types: " + eventTypes.sorted().joined(separator: ", ")))
-            }
-            return .failure(.init("\"\(verb)\" must be a list of streams: \(streamList)"))
         }
-        var streams = Set<WebStream>()
-        for name in names {
-            guard let stream = WebStream(rawValue: name) else {
-                return .failure(.init("unknown stream \"\(name)\" (expected \(streamList))"))
-            }
-            streams.insert(stream)
-        }
-        guard isSubscribe else { return .success(.init(action: .unsubscribe(streams))) }
-        if let rate = fields.rate_hz, !(rate.isFinite && rate > 0 && rate <= 1000) {
-            return .failure(.init("\"rate_hz\" must be a number of motion lines a second, more than 0 and at most 1000"))
-        }
-        if let unknown = fields.events?.first(where: { !eventTypes.contains($0) }) {
-            return .failure(.init("unknown event type \"\(unknown)\" (expected \(eventTypes.sorted().joined(separator: ", ")))"))
-        }
-        return .success(.init(action: .subscribe(streams, motionRateHz: fields.rate_hz, eventTypes: fields.events.map(Set.init))))
+        if !subscribed.isEmpty { return .success(.init(action: .subscribe(subscribed, motionRate: rate, eventTypes: types))) }
+        return .success(.init(action: .unsubscribe(unsubscribed)))
     }
-
-    /// The local socket's form: one stream per request.
-    private static func parseOperation(_ data: Data, keys: Set<String>) -> Result<ClientRequest, RequestProblem> {
-        guard let fields = try? JSONDecoder().decode(Operation.self, from: data) else {
-            return .failure(.init("\"op\" must be \"subscribe\" or \"unsubscribe\", \"stream\" a stream name, \"rate_hz\" and \"interval_ms\" numbers, \"types\" a list of event types"))
-        }
-        let known: Set<String> = fields.op == "subscribe" ? ["op", "stream", "rate_hz", "interval_ms", "types", "id"] : ["op", "stream", "id"]
-        guard fields.op == "subscribe" || fields.op == "unsubscribe" else {
-            return .failure(.init("op \"\(fields.op)\" is not served here (expected subscribe or unsubscribe)"))
-        }
-        if let extra = keys.sorted().first(where: { !known.contains($0) }) {
-            return .failure(.init("unknown key \"\(extra)\" (expected \(known.sorted().joined(separator: ", ")))"))
-        }
-        let streamList = WebStream.allCases.map(\.rawValue).joined(separator: ", ")
-        var streams = Set(WebStream.allCases)
-        if let name = fields.stream {
-            guard let stream = WebStream(rawValue: name) else {
-                return .failure(.init("unknown stream \"\(name)\" (expected \(streamList))"))
-            }
-            streams = [stream]
-        } else if fields.op == "subscribe" {
-            return .failure(.init("\"stream\" is needed: one of \(streamList)"))
-        }
-        guard fields.op == "subscribe" else { return .success(.init(action: .unsubscribe(streams))) }
-        let rate = fields.rate_hz ?? fields.interval_ms.map { 1000 / $0 }
-        if let rate, !(rate.isFinite && rate > 0 && rate <= 1000) {
-            return .failure(.init("\"rate_hz\" must be a number of motion lines a second, more than 0 and at most 1000"))
-        }
-        if let unknown = fields.types?.first(where: { !eventTypes.contains($0) }) {
-            return .failure(.init("unknown event type \"\(unknown)\" (expected \(eventTypes.sorted().joined(separator: ", ")))"))
-        }
-        return .success(.init(action: .subscribe(streams, motionRateHz: rate, eventTypes: fields.types.map(Set.init))))
-    }
-
-    private struct Operation: Decodable {
-        var op: String
-        var stream: String?
-        var rate_hz: Double?
-        var interval_ms: Double?
-        var types: [String]?
-    }
-
-    private struct Fields: Decodable {
-        var subscribe: [String]?
-        var unsubscribe: [String]?
-        var rate_hz: Double?
-        var events: [String]?
-    }
-    private struct RateOnly: Decodable { var rate_hz: Double? }
-    private struct EventsOnly: Decodable { var events: [String]? }
-    /// Any JSON value (only the keys are looked at).
-    private struct Anything: Decodable { init(from decoder: any Decoder) throws {} }
 
     public struct RequestProblem: Error, Equatable, Sendable {
         public var message: String
@@ -125,10 +58,8 @@ public struct ClientRequest: Equatable, Sendable {
 }
 
 /// The streams a dashboard client can subscribe to: the engine's four, and the daemon's rule
-/// firings (with GPIO levels) and calibration progress.
-public enum WebStream: String, CaseIterable, Sendable {
-    case samples, motion, events, health, rules, calibration
-}
+/// firings (with GPIO levels) and calibration progress. One type with the local socket's.
+public typealias WebStream = ShareStream
 
 /// JSON text helpers (the lines are built by hand, like the rest of the project's JSON lines).
 enum JSONText {

@@ -1,5 +1,6 @@
 import Foundation
 import HummingbirdWebSocket
+import IMUShare
 import NIOCore
 
 /// The WebSocket clients: how many there are (a slot is reserved at the upgrade, so the limit
@@ -55,7 +56,7 @@ final class WebClient: @unchecked Sendable {
     private var subscription: (any FeedSubscription)?
     private var daemonStreams: Set<WebStream> = []
     private var engineStreams: Set<WebStream> = []
-    private var motionRate: Double?
+    private var motionRate: MotionRate?
     private var eventTypes: Set<String>?
     private var lost = 0
     private var closed = false
@@ -111,7 +112,7 @@ final class WebClient: @unchecked Sendable {
         let (old, streams, divisor, types) = lock.withLock { () -> ((any FeedSubscription)?, Set<WebStream>, Int, Set<String>?) in
             let old = subscription
             subscription = nil
-            let divisor = motionRate.map { max(1, Int((feed.rateHz / $0).rounded())) } ?? 1
+            let divisor = motionRate?.divisor(engineRateHz: feed.rateHz) ?? 1
             return (old, engineStreams, divisor, eventTypes)
         }
         old?.cancel()

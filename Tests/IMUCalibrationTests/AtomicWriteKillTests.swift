@@ -77,7 +77,10 @@ struct AtomicWriteKillTests {
             #expect(throws: Never.self) { try CalibrationStore.read(path, expecting: senseHat) }
             let strays = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".tmp") }
             if !strays.isEmpty { killedMidWrite += 1 }
-            for stray in strays { try? FileManager.default.removeItem(atPath: directory + "/" + stray) }
+            // What a daemon's start does: the killed writer's temporaries go, nothing else.
+            #expect(AtomicFile.removeLeftovers(in: directory).count == strays.count)
+            #expect(try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".tmp") }.isEmpty)
+            #expect(FileManager.default.fileExists(atPath: path))
         }
         // Not asserted (timing), but reported: how often a kill caught a write in progress.
         print("atomic write kill test: \(killedMidWrite) of 12 kills landed mid-write")

@@ -20,6 +20,28 @@ struct AtomicWriteTests {
         #expect(loaded == (renamed ? new : old))
     }
 
+    /// issue 25: temporaries of a killed save were never cleaned. At start they go when their
+    /// process is gone; a running process's (this one's) and every other name are kept.
+    @Test func leftoversOfGoneProcessesAreRemoved() throws {
+        let directory = temporaryDirectory("leftovers")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = try CalibrationStore.save(fullCalibrationFile(), in: directory)
+        let name = (path as NSString).lastPathComponent
+        // No process can have a PID above the kernel's pid_max.
+        let pidMax = Int(try String(contentsOfFile: "/proc/sys/kernel/pid_max", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines))!
+        let gone = ".\(name).\(pidMax + 1).tmp"
+        let mine = ".\(name).\(getpid()).tmp"
+        let others = [".\(name).tmp", ".\(name).12x.tmp", ".\(name).99999999999.tmp", ".\(name).-1.tmp", "notes.\(pidMax + 1).tmp", "..\(pidMax + 1).tmp"]
+        for file in [gone, mine] + others { #expect(FileManager.default.createFile(atPath: directory + "/" + file, contents: Data("half".utf8))) }
+        mkdir(directory + "/.dir.\(pidMax + 1).tmp", 0o700)
+        #expect(AtomicFile.removeLeftovers(in: directory) == [directory + "/" + gone])
+        let left = Set(try FileManager.default.contentsOfDirectory(atPath: directory))
+        #expect(left == Set([name, mine, ".dir.\(pidMax + 1).tmp"] + others))
+        #expect(AtomicFile.leftoverPID(gone) == Int32(pidMax + 1))
+        #expect(AtomicFile.leftoverPID(".\(name).99999999999.tmp") == nil)
+        #expect(AtomicFile.removeLeftovers(in: directory + "/missing").isEmpty)
+    }
+
     @Test func aCrashBeforeTheFirstFileLeavesNoFile() throws {
         let directory = temporaryDirectory("crash-first")
         defer { try? FileManager.default.removeItem(atPath: directory) }

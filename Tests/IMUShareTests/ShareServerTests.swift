@@ -66,6 +66,56 @@ import Testing
         }
     }
 
+    /// issue 25: a rate far below the engine's made a divisor too large for an Int, and the
+    /// conversion killed the daemon. Refused now, and the connection serves on.
+    @Test func aRateNoDivisorCanGiveIsRefusedAndTheServerServesOn() throws {
+        try withServer { _, feed, path in
+            let client = try LineClient(path: path)
+            _ = client.line()
+            for (request, key) in [(#"{"op":"subscribe","stream":"motion","rate_hz":1e-20,"id":1}"#, "rate_hz"),
+                                   (#"{"op":"subscribe","stream":"motion","interval_ms":1e30,"id":1}"#, "interval_ms")] {
+                client.send(request + "\n")
+                let reply = try #require(client.object(), "\(request)")
+                guard case .string(let message)? = reply["error"] else {
+                    Issue.record("not refused: \(request) → \(reply)")
+                    continue
+                }
+                #expect(message.hasPrefix("\"\(key)\" must be from"), "\(message)")
+                #expect(reply["id"] == .number(1))
+            }
+            client.send(#"{"op":"subscribe","stream":"motion","rate_hz":0.001}"# + "\n")
+            let slowest = try #require(client.object())
+            #expect(slowest["type"] == .string("subscribed") && slowest["divisor"] == .number(100_000), "\(slowest)")
+            client.send(#"{"op":"ping"}"# + "\n")
+            #expect(client.object()?["type"] == .string("pong"))
+            #expect(feed.wait { feed.subscriberCount == 1 })
+        }
+    }
+
+    /// The dashboard's list form works on the socket too: each stream answered in turn; a stream
+    /// this server does not offer is refused by name, and nothing of a bad line is acted on.
+    @Test func theListFormIsAnsweredStreamByStream() throws {
+        try withServer { _, feed, path in
+            let client = try LineClient(path: path)
+            _ = client.line()
+            client.send(#"{"subscribe":["motion","events"],"rate_hz":25,"events":["shake"],"id":"l"}"# + "\n")
+            let motion = try #require(client.object())
+            #expect(motion["type"] == .string("subscribed") && motion["stream"] == .string("motion") && motion["divisor"] == .number(4))
+            let events = try #require(client.object())
+            #expect(events["stream"] == .string("events") && events["types"] == .array([.string("shake")]) && events["id"] == .string("l"))
+            #expect(events["streams"] == .array([.string("motion"), .string("events")]))
+            client.send(#"{"subscribe":["rules"]}"# + "\n")
+            #expect(client.object()?["error"] == .string("this daemon does not offer the rules stream"))
+            client.send(#"{"subscribe":["health"],"rate_hz":5}"# + "\n")
+            #expect(client.object()?["error"] == .string("\"rate_hz\" applies to \"motion\" among the streams only (samples come at the engine's rate)"))
+            client.send(#"{"unsubscribe":["motion","events"]}"# + "\n")
+            #expect(client.object()?["type"] == .string("unsubscribed"))
+            let last = try #require(client.object())
+            #expect(last["type"] == .string("unsubscribed") && last["streams"] == .array([]))
+            #expect(feed.wait { feed.subscriberCount == 0 })
+        }
+    }
+
     @Test func garbageIsAnsweredAndTheConnectionServesOn() throws {
         try withServer { server, _, path in
             let client = try LineClient(path: path)

@@ -22,6 +22,8 @@ import Testing
             path = "/run/imu/other.sock"
             enabled = false
             max-clients = 8
+            max-clients-per-user = 3
+            idle-seconds = 120
 
             [dbus]
             bus = "system"
@@ -29,6 +31,7 @@ import Testing
         #expect(settings.socketPath == "/run/imu/other.sock")
         #expect(settings.socketEnabled == false)
         #expect(settings.maxClients == 8)
+        #expect(settings.maxClientsPerUser == 3 && settings.idleSeconds == 120)
         #expect(settings.dbusBus == "system")
         let none = try ShareFileSettings.parse("[[rule]]\nname = \"x\"\n", file: "r.toml")
         #expect(none == ShareFileSettings())
@@ -40,6 +43,9 @@ import Testing
         #expect(refusal("[socket]\nenabled = \"no\"\n").hasPrefix("r.toml:2:"))
         #expect(refusal("[socket]\nmax-clients = 0\n").contains("from 1 to 1024, found the integer 0"))
         #expect(refusal("[socket]\nmax_clients = 4\n").contains("r.toml:2:1: unknown key `max_clients` in [socket]"))
+        #expect(refusal("[socket]\nmax-clients-per-user = 0\n").contains("from 1 to 1024, found the integer 0"))
+        #expect(refusal("[socket]\nidle-seconds = 1e300\n").contains("r.toml:2:"))
+        #expect(refusal("[socket]\nidle-seconds = 0\n").contains("from 1 to 86400, found the integer 0"))
         #expect(refusal("[socket]\nmax_clients = 4\n").contains("did you mean `max-clients`?"))
         #expect(refusal("[dbus]\nbus = \"systemd\"\n") == "r.toml:2:1: `bus` in [dbus] must be one of \"system\", \"session\", \"none\", found the string \"systemd\"")
         #expect(refusal("dbus = \"system\"\n").contains("`dbus` must be a table, written [dbus]"))

@@ -56,57 +56,6 @@ import Testing
     }
 }
 
-@Suite struct ClientRequestTests {
-    @Test func subscriptionsNameStreamsRateAndEventTypes() throws {
-        let request = try ClientRequest.parse(#"{"subscribe":["motion","events"],"rate_hz":50,"events":["shake","slap"]}"#).get()
-        #expect(request.action == .subscribe([.motion, .events], motionRateHz: 50, eventTypes: ["shake", "slap"]))
-        #expect(try ClientRequest.parse(#"{"unsubscribe":["motion"]}"#).get().action == .unsubscribe([.motion]))
-        #expect(try ClientRequest.parse(#"{"subscribe":["rules","calibration","health"]}"#).get().action
-            == .subscribe([.rules, .calibration, .health], motionRateHz: nil, eventTypes: nil))
-    }
-
-    /// The local socket's requests (Docs/protocol.md) mean the same on the WebSocket.
-    @Test func theLocalSocketsRequestsAreAccepted() throws {
-        #expect(try ClientRequest.parse(#"{"op":"subscribe","stream":"motion","rate_hz":50}"#).get().action
-            == .subscribe([.motion], motionRateHz: 50, eventTypes: nil))
-        #expect(try ClientRequest.parse(#"{"op":"subscribe","stream":"motion","interval_ms":100}"#).get().action
-            == .subscribe([.motion], motionRateHz: 10, eventTypes: nil))
-        #expect(try ClientRequest.parse(#"{"op":"subscribe","stream":"events","types":["slap"],"id":7}"#).get().action
-            == .subscribe([.events], motionRateHz: nil, eventTypes: ["slap"]))
-        #expect(try ClientRequest.parse(#"{"op":"unsubscribe","stream":"events"}"#).get().action == .unsubscribe([.events]))
-        #expect(try ClientRequest.parse(#"{"op":"unsubscribe"}"#).get().action == .unsubscribe(Set(WebStream.allCases)))
-        func message(_ text: String) -> String {
-            if case .failure(let problem) = ClientRequest.parse(text) { return problem.message }
-            return "accepted"
-        }
-        #expect(message(#"{"op":"subscribe"}"#).hasPrefix("\"stream\" is needed"))
-        #expect(message(#"{"op":"subscribe","stream":"gps"}"#).hasPrefix("unknown stream \"gps\""))
-        #expect(message(#"{"op":"subscribe","stream":"events","types":["wave"]}"#).hasPrefix("unknown event type \"wave\""))
-        #expect(message(#"{"op":"ping"}"#).hasPrefix("op \"ping\" is not served here"))
-        #expect(message(#"{"op":"subscribe","stream":"motion","rate_hz":0}"#).hasPrefix("\"rate_hz\" must be"))
-    }
-
-    @Test func badRequestsSayWhatWasExpected() {
-        func message(_ text: String) -> String {
-            if case .failure(let problem) = ClientRequest.parse(text) { return problem.message }
-            return "accepted"
-        }
-        #expect(message("hello") == "not a JSON object")
-        #expect(message("[1]") == "not a JSON object")
-        #expect(message("{}") == "expected one of \"subscribe\" or \"unsubscribe\"")
-        #expect(message(#"{"subscribe":["motion"],"unsubscribe":["motion"]}"#) == "expected one of \"subscribe\" or \"unsubscribe\"")
-        #expect(message(#"{"subscribe":["gps"]}"#).hasPrefix("unknown stream \"gps\""))
-        #expect(message(#"{"subscribe":[]}"#).hasPrefix("\"subscribe\" must be a list of streams"))
-        #expect(message(#"{"subscribe":"motion"}"#).hasPrefix("\"subscribe\" must be a list of streams"))
-        #expect(message(#"{"subscribe":["motion"],"rate_hz":0}"#).hasPrefix("\"rate_hz\" must be"))
-        #expect(message(#"{"subscribe":["motion"],"rate_hz":true}"#).hasPrefix("\"rate_hz\" must be"))
-        #expect(message(#"{"subscribe":["motion"],"rate_hz":"50"}"#).hasPrefix("\"rate_hz\" must be"))
-        #expect(message(#"{"subscribe":["events"],"events":["tap"]}"#).hasPrefix("unknown event type \"tap\""))
-        #expect(message(#"{"subscribe":["events"],"events":"shake"}"#).hasPrefix("\"events\" must be a list"))
-        #expect(message(#"{"subscribe":["motion"],"rate":50}"#).hasPrefix("unknown key \"rate\""))
-    }
-}
-
 /// `--http ADDR:PORT` with the rules file's `[http]`.
 @Suite struct HTTPOptionTests {
     static func rules(_ text: String) throws -> String {
