@@ -50,7 +50,10 @@ import Testing
         _ = client.line()
         client.send(#"{"op":"subscribe","stream":"motion"}"# + "\n")
         #expect(client.object()?["type"] == .string("subscribed"))
-        #expect(client.line()?.hasPrefix("{\"t\":") == true)
+        // Data comes (a loaded machine may first say that lines were lost, which is data too).
+        var first = client.line()
+        while first?.hasPrefix("{\"type\":\"lost\"") == true { first = client.line() }
+        #expect(first?.hasPrefix("{\"t\":") == true, "\(String(describing: first))")
         #expect(try !isAsleep(board))
 
         client.send(#"{"op":"unsubscribe"}"# + "\n")
