@@ -442,6 +442,19 @@ public final class ShareServer: @unchecked Sendable {
     }
 
     private func perform(_ request: IdentifiedRequest, on connection: ShareConnection) {
+        let who = connection.peer.map(\.description) ?? "an unknown peer"
+        // Whatever changes the daemon's state is checked here, before it is done, whichever it is.
+        if request.request.changesState, !control.allows(connection.peer) {
+            let op = request.request.operation
+            lock.lock()
+            counts.controlRefused += 1
+            lock.unlock()
+            note(.warning("refused \(op) from \(who): not root nor in group \(control.group)"))
+            connection.sendControl(ShareReply.error(
+                "\(op) changes the daemon's state: only root and members of the socket's group (gid \(control.group)) may ask; you are \(who)",
+                id: request.id))
+            return
+        }
         let info = feed.info
         switch request.request {
         case .hello:
@@ -449,17 +462,6 @@ public final class ShareServer: @unchecked Sendable {
         case .ping:
             connection.sendControl(ShareReply.pong(id: request.id))
         case .reloadCalibration:
-            let who = connection.peer.map(\.description) ?? "an unknown peer"
-            guard control.allows(connection.peer) else {
-                lock.lock()
-                counts.controlRefused += 1
-                lock.unlock()
-                note(.warning("refused reload-calibration from \(who): not root nor in group \(control.group)"))
-                connection.sendControl(ShareReply.error(
-                    "reload-calibration changes the daemon's state: only root and members of the socket's group (gid \(control.group)) may ask; you are \(who)",
-                    id: request.id))
-                return
-            }
             do {
                 let reloaded = try feed.reloadCalibration()
                 note(.info("calibration reloaded on a client's request (\(who)): \(reloaded.path ?? "no file, uncalibrated") (\(reloaded.parts))"))

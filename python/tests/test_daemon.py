@@ -59,7 +59,7 @@ class DaemonTests(unittest.TestCase):
         with imu.Client(socket=self.socket, timeout=10) as client:
             with self.assertRaises(imu.RequestRefused) as refused:
                 client.subscribe("motion", rate_hz=0)
-            self.assertIn('"rate_hz" must be above 0', str(refused.exception))
+            self.assertIn('"rate_hz" must be from 0.001 to 10000', str(refused.exception))
             client.ping()
 
     def test_no_daemon_is_a_clear_error(self):
