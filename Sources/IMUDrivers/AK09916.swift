@@ -3,7 +3,7 @@ import IMUGeometry
 
 /// The ICM-20948's AK09916 magnetometer, reached through the ICM's I²C bypass at 0x0C (the
 /// owner opens the bypass first). 16-bit output, continuous measurement, no fuse ROM (unlike
-/// the AK8963), turned into the accel/gyro axes.
+/// the AK8963), turned into the accel/gyro axes by its table's `axesInAccelGyroFrame`.
 final class AK09916 {
     let bus: any I2CBus
     let address: UInt8
@@ -49,16 +49,10 @@ final class AK09916 {
                 Double(RegisterBytes.littleEndianInt16(data, at: 1)),
                 Double(RegisterBytes.littleEndianInt16(data, at: 3)),
                 Double(RegisterBytes.littleEndianInt16(data, at: 5))) * R.microteslaPerLSB
-            return AK09916.accelGyroAxes(own)
+            return R.axesInAccelGyroFrame.apply(own)
         }
         if let field { lastField = field }
         return field ?? lastField ?? .zero
-    }
-
-    /// DS §11 (orientation of axes, Figure 14): the AK09916's x is the accelerometer's x, its
-    /// y and z the accelerometer's −y and −z (a half turn about x).
-    static func accelGyroAxes(_ own: Vector3) -> Vector3 {
-        Vector3(own.x, -own.y, -own.z)
     }
 
     func powerDown(clock: any MonotonicClock) throws(IMUDriverError) {

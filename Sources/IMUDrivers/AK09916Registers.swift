@@ -2,6 +2,8 @@
 /// §12 register map for the magnetometer (Table 20/21), §13 register descriptions, §3.3
 /// magnetometer specifications. It answers at 0x0C once the ICM's bypass is open (DS §6.4,
 /// INT_PIN_CFG BYPASS_EN).
+import IMUGeometry
+
 enum AK09916Registers {
     static let address: UInt8 = 0x0C
     static let deviceID: UInt8 = 0x01              // DS §13.1 WIA2 (value in `ChipParts`)
@@ -22,6 +24,10 @@ enum AK09916Registers {
     /// DS Table 3 and Table 22: 0.15 µT per LSB, 16-bit only, ±4912 µT (about 49 gauss).
     static let microteslaPerLSB = 0.15
     static let fullScale = FullScale(code: 0, range: 49.12, sensitivity: 0.0015)
+
+    /// DS §11 (orientation of axes): where the AK09916's x, y, z point in the accel/gyro frame:
+    /// x along the accelerometer's x, y and z opposite its y and z (a half turn about x).
+    static let axesInAccelGyroFrame = AxisRotation(["+x", "-y", "-z"])!
 
     /// ST1, HXL…HZH, TMPS (a dummy) and ST2 in one burst from ST1 (0x10–0x18, which
     /// auto-increment, DS Table 20): the read ends with ST2, releasing the data registers.

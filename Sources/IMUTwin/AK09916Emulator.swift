@@ -146,7 +146,7 @@ public final class AK09916Emulator: I2CTarget {
     private func measure(at time: Double) {
         let truth = input(time).magneticFieldMicrotesla
         // DS §11: the die's own axes from the accel/gyro axes.
-        let own = Vector3(truth.x, -truth.y, -truth.z)
+        let own = R.axesInAccelGyroFrame.inverse.apply(truth)
         let measured = errors.magnetometer(own, tick: Int64((time * 100).rounded(.down)))
         let values = (0..<3).map { Raw.int16(max(-R.limit, min(R.limit, measured[$0] / R.microteslaPerLSB))) }
         let overflow = abs(measured.x) + abs(measured.y) + abs(measured.z) > R.overflowMicrotesla

@@ -1,4 +1,6 @@
 /// The AK09916's facts (ICM-20948 DS-000189 §12–13, Tables 20–22; §3.3), written apart from the driver.
+import IMUGeometry
+
 public enum AK09916Registers {
     public static let companyID: UInt8 = 0x00       // WIA1: 0x48 (AKM's company code, AK09916 datasheet)
     public static let deviceID: UInt8 = 0x01        // DS §13.1 WIA2 (value from ChipParts)
@@ -27,6 +29,10 @@ public enum AK09916Registers {
         default: register &+ 1
         }
     }
+
+    /// DS §11 (orientation of axes): the die's x along the accelerometer's x, its y and z
+    /// opposite the accelerometer's y and z.
+    public static let axesInAccelGyroFrame = AxisRotation(["+x", "-y", "-z"])!
 
     /// Noise: 0.3 µT rms assumed, as for the AK8963 (the DS gives none).
     public static let noise = NoiseDensities(

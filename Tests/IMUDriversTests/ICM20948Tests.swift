@@ -119,7 +119,7 @@ import Testing
 
     /// DS §11: the AK09916's x is the accelerometer's x, its y and z the accelerometer's −y, −z.
     @Test func theAK09916FieldIsTurnedIntoTheAccelAxes() {
-        #expect(AK09916.accelGyroAxes(Vector3(1, 2, 3)) == Vector3(1, -2, -3))
+        #expect(IMUDrivers.AK09916Registers.axesInAccelGyroFrame.apply(Vector3(1, 2, 3)) == Vector3(1, -2, -3))
     }
 
     /// ST2 HOFL: an overflowed measurement is no field; the last good one is given again.
