@@ -10,6 +10,8 @@
 # as the preloaded counts decode. i2c-stub is SMBus-only (no I2C_FUNC_I2C), so every read
 # goes through LinuxI2CBus's SMBus fallback: byte-data reads and I²C block reads (≤ 32 bytes).
 #
+# Last, i2c-stub is loaded again with an ICM-20948 at 0x68 (register banks, i2c-stub's
+# bank_reg) and its AK09916 at 0x0c.
 # Prints `PASS name` / `FAIL name: got … expected …` per check and `N passed, M failed` last,
 # between the markers the host script looks for, then powers the VM off.
 #
@@ -333,5 +335,52 @@ contains "read at an empty address: says so" /tmp/absent.err "no device answered
 run nobus read --bus /dev/i2c-9 --board gy-521 --count 1
 check "read on a missing bus: fails" "$([ "$status" -ne 0 ] && echo failed || echo "status $status")" failed
 contains "read on a missing bus: says so" /tmp/nobus.err "there is no I²C bus /dev/i2c-9"
+
+# --- ICM-20948 and its AK09916, on i2c-stub reloaded with register banks -----------------
+# 0x68 and 0x0c are the MPU-6050's and the AK8963's above, so i2c-stub is loaded again with
+# two chips: the ICM-20948 at 0x68, banked as the real part (i2c-stub's bank_reg/bank_mask:
+# a write to REG_BANK_SEL 0x7f selects bits 5:4's bank for registers 0x00–0x7e; bank 0 is the
+# plain registers), and its AK09916 at 0x0c (on the real part behind INT_PIN_CFG BYPASS_EN).
+rmmod i2c-stub
+if ! insmod /lib/modules/i2c-stub.ko chip_addr=0x68,0x0c bank_reg=0x7f bank_mask=0x30 bank_start=0x00 bank_end=0x7e; then
+    check "reload i2c-stub with banks for the ICM-20948" "insmod failed" "module loaded"
+    finish
+fi
+for name in /sys/class/i2c-dev/*/name; do
+    if grep -q "SMBus stub driver" "$name" 2>/dev/null; then
+        bus_number=$(basename "$(dirname "$name")")
+        bus_number=${bus_number#i2c-}
+    fi
+done
+bus=/dev/i2c-$bus_number
+poke 0x68 0x00 0xea                       # WHO_AM_I (bank 0)
+# From ACCEL_XOUT_H (0x2d): accel (4096, -4096, 8192), gyro (655, -1310, 65), temperature
+# -3400 → ±4 g, ±500 °/s: (-0.5, 0.5, -1) g, (10, -20, 0.99) °/s, -3400/333.87 + 21 = 10.82 °C.
+poke 0x68 0x2d 0x10 0x00 0xf0 0x00 0x20 0x00 0x02 0x8f 0xfa 0xe2 0x00 0x41 0xf2 0xb8
+poke 0x0c 0x01 0x09                       # WIA2
+# ST1 (DRDY), HX = 1000, HY = -2000, HZ = 3000 (little-endian), TMPS, ST2: one block read from
+# 0x10 to 0x18. 0.15 µT/LSB: (150, -300, 450) µT in its axes, (150, 300, -450) in the accel's.
+poke 0x0c 0x10 0x01 0xe8 0x03 0x30 0xf8 0xb8 0x0b 0x00 0x00
+icm_expected="-0.50000,0.50000,-1.00000,0.17453,-0.34907,0.01732,150.000,300.000,-450.000,10.82"
+
+run icmprobe probe --bus "$bus"
+contains "probe: ICM-20948 at 0x68 with its AK09916 at 0x0c" /tmp/icmprobe.out \
+    "  ICM-20948  at 0x68 + magnetometer 0x0c: accelerometer, gyroscope, magnetometer, thermometer, fifo, motion-interrupt, data-ready-interrupt"
+run icm read --bus "$bus" --board icm20948 --count 3 --format csv
+check "read icm20948: exit status" "$status" 0
+check "read icm20948: 3 samples, nine axes, the AK09916's axes turned" "$(rows /tmp/icm.out)" "$(three "$icm_expected")"
+# Bank 0 after the run: WHO_AM_I still 0xea (bank 2's GYRO_SMPLRT_DIV, also at 0x00, went to its
+# bank), PWR_MGMT_1 SLEEP | CLKSEL 1 from sleep() on exit, INT_PIN_CFG BYPASS_EN, bank 0 left
+# selected; the AK09916's CNTL2 power-down.
+check "read icm20948: bank 0 registers" \
+    "$(for r in 0x00 0x06 0x0f 0x7f; do i2cget -y "$bus_number" 0x68 "$r" b; done; i2cget -y "$bus_number" 0x0c 0x31 b)" \
+    "$(printf '0xea\n0x41\n0x02\n0x00\n0x00')"
+# Bank 2 (10 Hz): GYRO_SMPLRT_DIV 109 (1.1 kHz / 110), GYRO_CONFIG_1 DLPF 6 | ±500 °/s | FCHOICE,
+# ACCEL_SMPLRT_DIV 112 (1.125 kHz / 113), ACCEL_CONFIG DLPF 6 | ±4 g | FCHOICE.
+i2cset -y "$bus_number" 0x68 0x7f 0x20 b
+check "read icm20948: bank 2 registers" \
+    "$(for r in 0x00 0x01 0x10 0x11 0x14; do i2cget -y "$bus_number" 0x68 "$r" b; done)" \
+    "$(printf '0x6d\n0x33\n0x00\n0x70\n0x33')"
+i2cset -y "$bus_number" 0x68 0x7f 0x00 b
 
 finish

@@ -8,6 +8,8 @@ public enum ChipModel: String, Sendable, Equatable, Hashable, CaseIterable {
     /// MPU-6500 map plus the AK8963 magnetometer behind the I²C bypass (also the MPU-9255).
     case mpu9250 = "MPU-9250"
     case lsm9ds1 = "LSM9DS1"
+    /// ICM-20948: registers in four banks, the AK09916 magnetometer behind the I²C bypass.
+    case icm20948 = "ICM-20948"
 }
 
 // Embedded Swift (the firmware build) has no Codable; the Linux build keeps it.

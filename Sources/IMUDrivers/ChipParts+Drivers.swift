@@ -16,6 +16,7 @@ extension ChipParts {
         .lsm9ds1: {
             LSM9DS1(bus: $0.bus, address: $0.address, magnetometerAddress: $0.magnetometerAddress ?? 0x1C, clock: $0.clock)
         },
+        .icm20948: { ICM20948(bus: $0.bus, address: $0.address, magnetometerAddress: $0.magnetometerAddress, clock: $0.clock) },
     ]
 }
 

@@ -3,7 +3,7 @@
 /// need. WHO_AM_I values live here and nowhere else. The driver factories are keyed by the
 /// same models (`ChipParts.drivers`), the twin's in IMUTwin (`TwinParts`).
 public enum ChipParts {
-    public static let all: [ChipPart] = [mpu6050, mpu6500, mpu9250, lsm9ds1]
+    public static let all: [ChipPart] = [mpu6050, mpu6500, mpu9250, lsm9ds1, icm20948]
 
     /// The row of `model` (every model has one; `ChipPartsTests` checks it).
     public static func part(_ model: ChipModel) -> ChipPart {
@@ -67,6 +67,20 @@ public enum ChipParts {
             accelerometer: true, gyroscope: true, magnetometer: true, thermometer: true,
             fifoCapacity: LSM9DS1Registers.fifoCapacity, motionInterrupt: true, dataReadyInterrupt: true),
         fastestRateHz: LSM9DS1Registers.sampleRates.last!.hertz)  // DS Table 46, ODR_G
+
+    /// ICM-20948 DS §8.1: WHO_AM_I 0xEA in bank 0 at 0x68/0x69 (AD0); DS §13.1: the AK09916
+    /// answers WIA2 0x09 at 0x0C behind the bypass.
+    static let icm20948 = ChipPart(
+        model: .icm20948, addresses: invenSenseAddresses, whoAmIRegister: ICM20948Registers.whoAmI,
+        identities: [AcceptedIdentity(0xEA, "ICM-20948")],
+        magnetometer: MagnetometerDie(
+            part: "AK09916", addresses: [AK09916Registers.address], whoAmIRegister: AK09916Registers.deviceID,
+            whoAmIValue: 0x09, reach: .behindBypass, pairs: [:]),
+        capabilities: ChipCapabilities(
+            accelerometer: true, gyroscope: true, magnetometer: true, thermometer: true,
+            fifoCapacity: ICM20948Registers.fifoCapacityBytes / ICM20948Registers.fifoSampleLength,
+            motionInterrupt: true, dataReadyInterrupt: true),
+        fastestRateHz: ICM20948Registers.gyroBaseRateHz)
 
     private static func sixtyFiveHundredCapabilities(magnetometer: Bool) -> ChipCapabilities {
         ChipCapabilities(

@@ -35,6 +35,10 @@ public enum KnownParts {
         // ST, WHO_AM_I at 0x0F (LSM6DS3 and LSM6DSL datasheets).
         Entry(addresses: [0x6A, 0x6B], register: 0x0F, value: 0x69, part: "LSM6DS3", model: nil, role: .accelerometerGyroscope),
         Entry(addresses: [0x6A, 0x6B], register: 0x0F, value: 0x6A, part: "LSM6DSL", model: nil, role: .accelerometerGyroscope),
+        // TDK, WHO_AM_I in bank 0 at 0x00 like the ICM-20948 (ICM-20648 and ICM-20649 datasheets):
+        // the same banks, other ranges and no magnetometer; named, not read as an ICM-20948.
+        Entry(addresses: [0x68, 0x69], register: 0x00, value: 0xE0, part: "ICM-20648", model: nil, role: .accelerometerGyroscope),
+        Entry(addresses: [0x68, 0x69], register: 0x00, value: 0xE1, part: "ICM-20649", model: nil, role: .accelerometerGyroscope),
     ]
 
     static let entries: [Entry] = {

@@ -61,6 +61,17 @@ enum TwinParts {
                 whoAmI: w.part.magnetometer!.whoAmIValue, startTime: w.startTime)
             return TwinDies(accelGyro: accelGyro, interruptPin: accelGyro.interruptPin, magnetometer: magnetometer)
         },
+        .icm20948: { w in
+            let chip = ICM20948Emulator(
+                input: w.input, errors: SensorErrors(model: w.errors, noise: ICM20948Registers.noise, seed: w.seed),
+                whoAmI: w.identity, startTime: w.startTime)
+            let magnetometer = AK09916Emulator(
+                input: w.input, errors: SensorErrors(model: w.errors, noise: AK09916Registers.noise, seed: w.seed ^ 0x4D41_4721),
+                whoAmI: w.part.magnetometer!.whoAmIValue, startTime: w.startTime)
+            // Behind the bypass: silent until the ICM opens it.
+            magnetometer.reachable = { [weak chip] in chip?.bypassOpen ?? false }
+            return TwinDies(accelGyro: chip, interruptPin: chip.interruptPin, magnetometer: magnetometer)
+        },
     ]
 
     /// A part's fuse-ROM sensitivity codes, fixed by its seed: 0x9C–0xB7 each (adjustments of

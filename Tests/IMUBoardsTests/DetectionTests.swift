@@ -54,8 +54,8 @@ import IMUDrivers
         let s = BoardDetection.suggestions(
             for: [DetectedDevice(address: 0x68), DetectedDevice(address: 0x69, chip: .mpu6050)], among: profiles)
         // Every board with an IMU at 0x68 fits an unidentified chip there (the MPU-6050's and the
-        // MPU-6500 family's boards alike), after the exact match.
-        #expect(s.map(\.name) == ["gy-521-ad0-high", "gy-521", "gy-9250", "mpu6500"])
+        // MPU-6500 family's and the ICM-20948's boards alike), after the exact match.
+        #expect(s.map(\.name) == ["gy-521-ad0-high", "gy-521", "gy-9250", "icm20948", "mpu6500", "waveshare-sense-hat-b"])
         #expect(s.dropFirst().allSatisfy { $0.unidentifiedAddresses == [0x68] })
     }
 }

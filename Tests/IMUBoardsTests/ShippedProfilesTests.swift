@@ -5,8 +5,8 @@ import IMUGeometry
 
 @Suite struct ShippedProfilesTests {
     let expectedNames = [
-        "adafruit-lsm9ds1", "berryimu-v2", "gy-521", "gy-521-ad0-high", "gy-9250", "mpu6500", "raspberry-pi-3",
-        "raspberry-pi-4", "raspberry-pi-5", "raspberry-pi-zero-2-w", "sense-hat", "sim", "sim-9250",
+        "adafruit-lsm9ds1", "berryimu-v2", "gy-521", "gy-521-ad0-high", "gy-9250", "icm20948", "mpu6500", "raspberry-pi-3",
+        "raspberry-pi-4", "raspberry-pi-5", "raspberry-pi-zero-2-w", "sense-hat", "sim", "sim-9250", "waveshare-sense-hat-b",
     ]
 
     @Test func everyShippedProfileLoadsAndValidates() throws {
@@ -82,6 +82,16 @@ import IMUGeometry
         #expect(twin.imus.map(\.address) == [0x68, 0x69])
         #expect(twin.imus[0].magnetometerAddress == 0x0C)
         #expect(twin.imus.compactMap { $0.interruptPin.flatMap { twin.headerPins[$0] } } == [4, 17])
+    }
+
+    /// The ICM-20948's boards: the AK09916 at 0x0C behind the bypass; the Waveshare hat's other
+    /// chips, which tell it apart in a bus scan.
+    @Test func theICM20948BoardsCarryTheirParts() throws {
+        let pimoroni = try sourceCatalog.profile(named: "icm20948")
+        #expect(pimoroni.imus == [IMUPlacement(chip: .icm20948, address: 0x68, magnetometerAddress: 0x0C, interruptPin: 7)])
+        let waveshare = try sourceCatalog.profile(named: "waveshare-sense-hat-b")
+        #expect(waveshare.imus == [IMUPlacement(chip: .icm20948, address: 0x68, magnetometerAddress: 0x0C)])
+        #expect(waveshare.otherDevices.map(\.address) == [0x29, 0x48, 0x5C, 0x70])
     }
 
     @Test func aSenseHatLyingFlatReadsZUp() throws {

@@ -32,6 +32,17 @@ import IMUFormats
             (0x68, MPU6500Registers.wakeOnMotionThreshold, 125, "WOM_THR: 0.5 g at 4 mg per LSB"),
             (0x0C, AK8963Registers.control1, 0x00, "AK8963 CNTL1: power-down"),
         ], 15.63),
+        // The ICM-20948 (DS-000189 §8.3–8.5, §10.12): LP_EN and TEMP_DIS, the gyros disabled, the
+        // accelerometer duty-cycled at 1.125 kHz / (1 + 55) (the divider nearest 20 Hz), WOM
+        // only; the AK09916 powered down (CNTL2, behind the bypass). Bank 0 only: reading bank 2
+        // here would switch banks under the driver.
+        "icm20948": ([
+            (0x68, ICM20948Registers.powerManagement1, 0x29, "PWR_MGMT_1: LP_EN, TEMP_DIS, CLKSEL 1, not asleep"),
+            (0x68, ICM20948Registers.powerManagement2, 0x07, "PWR_MGMT_2: gyros disabled"),
+            (0x68, ICM20948Registers.lowPowerConfig, 0x20, "LP_CONFIG: ACCEL_CYCLE"),
+            (0x68, ICM20948Registers.interruptEnable, ICM20948Registers.wakeOnMotionInterrupt, "INT_ENABLE: WOM_INT_EN only"),
+            (0x0C, AK09916Registers.control2, 0x00, "AK09916 CNTL2: power-down"),
+        ], 1125.0 / 56),
         "sim": ([
             (0x6A, LSM9DS1Registers.control1G, 0x00, "CTRL_REG1_G: gyro powered down"),
             (0x6A, LSM9DS1Registers.int1Control, LSM9DS1Registers.int1IGXL, "INT1_CTRL: INT1_IG_XL only"),
@@ -41,7 +52,7 @@ import IMUFormats
         ], 10),
     ]
 
-    @Test(arguments: ["sim", "gy-521", "gy-9250"])
+    @Test(arguments: ["sim", "gy-521", "gy-9250", "icm20948"])
     func idleShakeWakeAndBack(board: String) throws {
         var motion = EventTrials.ShakeMotion(hertz: 4, peakG: 2, atLeast: 2)
         motion.onset = 5
@@ -65,6 +76,7 @@ import IMUFormats
                 }
                 let rate = (twin.chips[session.placement.address] as? MPU6050Emulator)?.sampleRateHz
                     ?? (twin.chips[session.placement.address] as? LSM9DS1AccelGyroEmulator)?.sampleRateHz
+                    ?? (twin.chips[session.placement.address] as? ICM20948Emulator)?.sampleRateHz
                 #expect(rate == expected.rateHz, "\(board): the chip samples at \(rate ?? 0) Hz while idle")
                 // From here until the edge, only the watch's read-back touches the bus.
                 transactionsWhenIdle = twin.bus.transactionCount
@@ -100,9 +112,11 @@ import IMUFormats
         #expect(began - motion.onset <= 0.3, "\(board): began \(began - motion.onset) s after the onset (woken by INT)")
         #expect(ended - motion.stop <= 0.4, "\(board): ended \(ended - motion.stop) s after the stop")
         // The run ended while idle: the chip sleeps, as after a full-rate run.
-        let asleep = board != "sim"  // an MPU-6050 or MPU-9250: PWR_MGMT_1 SLEEP
-            ? try twin.bus.readRegister(0x68, MPU6050Registers.powerManagement1) & MPU6050Registers.powerSleep != 0
-            : try twin.bus.readRegister(0x6A, LSM9DS1Registers.control6XL) == 0
+        let asleep = switch board {
+        case "sim": try twin.bus.readRegister(0x6A, LSM9DS1Registers.control6XL) == 0
+        case "icm20948": try twin.bus.readRegister(0x68, ICM20948Registers.powerManagement1) & ICM20948Registers.powerSleep != 0
+        default: try twin.bus.readRegister(0x68, MPU6050Registers.powerManagement1) & MPU6050Registers.powerSleep != 0
+        }
         #expect(asleep, "\(board): the chip was left watching")
     }
 

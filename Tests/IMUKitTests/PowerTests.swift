@@ -12,6 +12,8 @@ import IMUDevices
         switch board.profile.imus[0].chip {
         case .mpu6050, .mpu6500, .mpu9250: try board.bus.readRegister(0x68, 0x6B) & 0x40 != 0
         case .lsm9ds1: try board.bus.readRegister(0x6A, 0x10) == 0
+        // PWR_MGMT_1 (bank 0, 0x06) bit 6, SLEEP (ICM-20948 DS-000189 §8.4).
+        case .icm20948: try board.bus.readRegister(0x68, 0x06) & 0x40 != 0
         }
     }
 

@@ -11,12 +11,15 @@ enum TwinChip: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case mpu6050
     /// A GY-9250: an MPU-9250 at 0x68 with its AK8963 behind the bypass at 0x0C, mounted as the device.
     case mpu9250
+    /// Pimoroni's ICM-20948 breakout: the ICM at 0x68 with its AK09916 behind the bypass at 0x0C.
+    case icm20948
 
     var board: String {
         switch self {
         case .lsm9ds1: "sim"
         case .mpu6050: "gy-521"
         case .mpu9250: "gy-9250"
+        case .icm20948: "icm20948"
         }
     }
 
@@ -26,6 +29,7 @@ enum TwinChip: String, CaseIterable, Sendable, CustomTestStringConvertible {
         case .lsm9ds1: "LSM9DS1"
         case .mpu6050: "MPU-6050"
         case .mpu9250: "MPU-9250"
+        case .icm20948: "ICM-20948"
         }
     }
 

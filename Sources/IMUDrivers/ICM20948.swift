@@ -1,0 +1,322 @@
+import IMUBus
+import IMUGeometry
+
+/// Driver for the TDK InvenSense ICM-20948: accelerometer, gyroscope and thermometer on one die
+/// (registers in four banks chosen by REG_BANK_SEL), and the AK09916 magnetometer read through
+/// the I²C bypass (`AK09916`).
+///
+/// Bank switching stays out of the per-sample path: the data, FIFO, interrupt and power
+/// registers are all in bank 0, so bank 2 (rates, ranges, filters, wake-on-motion) is selected
+/// only while configuring or arming the motion watch, and every method leaves bank 0 selected.
+/// A sample set costs two transactions: one 14-byte burst from ACCEL_XOUT_H (accel, gyro,
+/// temperature) and one 9-byte burst ST1…ST2 on the AK09916. A FIFO drain costs one
+/// FIFO_COUNT read, the FIFO port's bursts and one magnetometer burst.
+public final class ICM20948: IMUDriver {
+    public let bus: any I2CBus
+    public let address: UInt8
+    public let clock: any MonotonicClock
+    public let model: ChipModel = .icm20948
+    public var capabilities: ChipCapabilities { model.part.capabilities }
+    public private(set) var configuration: IMUConfiguration
+
+    private typealias R = ICM20948Registers
+    private var decoder = SixAxisDecoder(order: .bigEndian)
+    private let magnetometer: AK09916
+    /// The bank REG_BANK_SEL holds, as far as this driver knows (nil: not known, write it).
+    private var selectedBank: UInt8?
+    /// ACCEL_SMPLRT_DIV as configured (the motion watch changes it and restores it).
+    private var accelDivider = 0
+    private var fifo = FIFOBookkeeping()
+    private let fifoBuffer: UnsafeMutableRawBufferPointer
+
+    /// The ICM-20948 at `address` (0x68, or 0x69 with AD0 high), its AK09916 at
+    /// `magnetometerAddress` (0x0C, behind the bypass).
+    public init(bus: any I2CBus, address: UInt8 = 0x68, magnetometerAddress: UInt8? = nil, clock: any MonotonicClock) {
+        self.bus = bus
+        self.address = address
+        self.clock = clock
+        magnetometer = AK09916(bus: bus, address: magnetometerAddress ?? AK09916Registers.address)
+        fifoBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: R.fifoCapacityBytes, alignment: 8)
+        configuration = IMUConfiguration(
+            accelerometerScale: R.accelScales[0], gyroscopeScale: R.gyroScales[0], sampleRate: R.sampleRates[0],
+            lowPassBandwidthHz: nil, magnetometerScale: AK09916Registers.fullScale,
+            magnetometerRate: AK09916Registers.continuousRates.last)
+        decoder.apply(configuration)
+    }
+
+    deinit { fifoBuffer.deallocate() }
+
+    // MARK: Banks
+
+    /// Selects `bank` (one write, and only when another bank is selected).
+    private func select(_ bank: UInt8) throws(IMUDriverError) {
+        guard selectedBank != bank else { return }
+        selectedBank = nil  // unknown until the write is acknowledged
+        try bus.write(address, R.bankSelect, R.bankSelectValue(bank))
+        selectedBank = bank
+    }
+
+    private func write(_ register: R.Banked, _ value: UInt8) throws(IMUDriverError) {
+        try select(register.bank)
+        try bus.write(address, register.address, value)
+    }
+
+    /// A bank-0 register (the bank every method leaves selected).
+    private func write0(_ register: UInt8, _ value: UInt8) throws(IMUDriverError) {
+        try select(0)
+        try bus.write(address, register, value)
+    }
+
+    private func read0(_ register: UInt8) throws(IMUDriverError) -> UInt8 {
+        try select(0)
+        return try bus.read(address, register)
+    }
+
+    // MARK: Configuration
+
+    public func configure(_ settings: IMUSettings) throws(IMUDriverError) {
+        // Whatever bank a previous program left selected, WHO_AM_I is in bank 0.
+        selectedBank = nil
+        try select(0)
+        _ = try model.part.checkIdentity(on: bus, at: address)
+        // DS §8.4: DEVICE_RESET restores every register (REG_BANK_SEL to bank 0 too); then
+        // wake with CLKSEL = 1 (the gyro's PLL once it runs).
+        try bus.write(address, R.powerManagement1, R.powerDeviceReset)
+        clock.sleep(seconds: 0.1)
+        selectedBank = 0
+        try write0(R.powerManagement1, R.clockAuto)
+
+        let accel = R.accelScales.covering(settings.accelerometerRangeG)
+        let gyro = R.gyroScales.covering(settings.gyroscopeRangeDegreesPerSecond)
+        let rate = R.sampleRates.nearest(settings.sampleRateHz)
+        accelDivider = R.accelDivider(for: rate.hertz)
+        // Anti-aliasing: the widest low-pass at or below half the sample rate, for each sensor.
+        let gyroFilter = R.gyroLowPass.forSampleRate(rate.hertz)
+        let accelFilter = R.accelLowPass.forSampleRate(R.accelRateHz(divider: accelDivider))
+        try write(R.gyroRateDivider, rate.code)
+        try write(R.gyroConfig1, gyroFilter.code << 3 | gyro.code << 1 | R.filterChoice)
+        try writeAccelDivider(accelDivider)
+        try write(R.accelConfig, accelFilter.code << 3 | accel.code << 1 | R.filterChoice)
+        try write0(R.interruptPinConfig, pinConfig(latched: false))  // opens the bypass
+        let fieldRate = try magnetometer.configure(rateHz: settings.magnetometerRateHz, model: model, clock: clock)
+        configuration = IMUConfiguration(
+            accelerometerScale: accel, gyroscopeScale: gyro, sampleRate: rate, lowPassBandwidthHz: gyroFilter.hertz,
+            magnetometerScale: AK09916Registers.fullScale, magnetometerRate: fieldRate)
+        decoder.apply(configuration)
+        fifo.start(at: nil)
+        waitForFirstSample()
+    }
+
+    private func writeAccelDivider(_ divider: Int) throws(IMUDriverError) {
+        try write(R.accelRateDivider1, UInt8(divider >> 8))
+        try write(R.accelRateDivider2, UInt8(divider & 0xFF))
+    }
+
+    /// INT_PIN_CFG: latched or not, the bypass always open (writing it without BYPASS_EN
+    /// would cut the AK09916 off the bus).
+    private func pinConfig(latched: Bool) -> UInt8 {
+        (latched ? R.interruptLatchedActiveHigh : 0) | R.bypassEnable
+    }
+
+    /// DS Table 1–2: gyro start-up 35 ms, accelerometer 20 ms; then two sample periods and one
+    /// magnetometer period, so the first read is a measurement.
+    private func waitForFirstSample() {
+        let fieldPeriod = configuration.magnetometerRate.map { 1 / $0.hertz + 0.005 } ?? 0
+        clock.sleep(seconds: max(0.035 + 2 / configuration.sampleRate.hertz, fieldPeriod))
+    }
+
+    // MARK: Samples
+
+    public func readSample() throws(IMUDriverError) -> MotionSample {
+        var bytes: (UInt64, UInt64) = (0, 0)
+        var sample = try withUnsafeMutableBytes(of: &bytes) { (raw) throws(IMUDriverError) -> MotionSample in
+            let buffer = UnsafeMutableRawBufferPointer(rebasing: raw[0..<R.sampleSetLength])
+            try bus.burst(address, R.accelXHigh, into: buffer)
+            let timestamp = clock.now
+            let data = UnsafeRawBufferPointer(buffer)
+            // All zero: asleep at its power-on defaults (a reset), never a reading.
+            guard data.contains(where: { $0 != 0 }) else { throw .notMeasuring(bus: bus.name, address: address) }
+            guard !RegisterBytes.allOnes(data) else { throw .implausible(bus: bus.name, address: address, what: "all 0xFF") }
+            var sample = decoder.sample(data, accelAt: 0, gyroAt: 6, timestamp: timestamp)
+            sample.temperature = Double(decoder.word(data, at: 12)) / R.temperatureLSBPerDegree + R.temperatureAtZeroCelsius
+            return sample
+        }
+        sample.magneticField = try magnetometer.readField()
+        return sample
+    }
+
+    // MARK: FIFO
+
+    public func startFIFO() throws(IMUDriverError) {
+        try write0(R.userControl, 0)
+        try write0(R.fifoEnable2, R.fifoAccelAndGyro)
+        try write0(R.fifoMode, 0)
+        try resetFIFO()
+        try write0(R.userControl, R.userFIFOEnable)
+        fifo.start(at: clock.now)
+    }
+
+    public func stopFIFO() throws(IMUDriverError) {
+        try write0(R.fifoEnable2, 0)
+        try resetFIFO()
+        try write0(R.userControl, 0)
+        fifo.start(at: nil)
+    }
+
+    /// DS §8.57: FIFO_RESET asserted, then de-asserted (held, it keeps the FIFO empty).
+    private func resetFIFO() throws(IMUDriverError) {
+        try write0(R.fifoReset, R.fifoOverflowAll)
+        try write0(R.fifoReset, 0)
+    }
+
+    /// The FIFO holds no magnetic field: the AK09916 (100 Hz at most) is read once a batch and
+    /// its field given to the batch's samples, as on the MPU-9250.
+    public func drainFIFO(into samples: inout [MotionSample]) throws(IMUDriverError) -> FIFOBatch {
+        var countBytes: UInt16 = 0
+        try withUnsafeMutableBytes(of: &countBytes) { (buffer) throws(IMUDriverError) in
+            try bus.burst(address, R.fifoCountHigh, into: buffer)
+        }
+        let now = clock.now
+        let capacity = R.fifoCapacityBytes
+        let byteCount = Int(UInt16(bigEndian: countBytes) & R.fifoCountMask)
+        guard byteCount <= capacity else {
+            throw .implausible(bus: bus.name, address: address, what: "a FIFO count of \(byteCount) bytes (it holds \(capacity))")
+        }
+        var transactions = 1
+        let period = 1 / configuration.sampleRate.hertz
+
+        // A full FIFO may have overflowed (stream mode overwrites the oldest bytes, so frames
+        // no longer line up): confirm with INT_STATUS_2, then start over.
+        if byteCount + R.fifoSampleLength > capacity {
+            let status = try bus.read(address, R.interruptStatus2)
+            transactions += 1
+            if status & R.fifoOverflowAll != 0 || byteCount >= capacity {
+                try resetFIFO()
+                transactions += 2
+                let lost = fifo.overflowed(at: now, period: period, kept: 0)
+                return FIFOBatch(count: 0, dropped: max(lost, capacity / R.fifoSampleLength), transactions: transactions)
+            }
+        }
+
+        let count = byteCount / R.fifoSampleLength
+        guard count > 0 else {
+            fifo.drainedNothing(at: now)
+            return FIFOBatch(count: 0, dropped: 0, transactions: transactions)
+        }
+        let length = count * R.fifoSampleLength
+        transactions += try readFIFOPort(into: UnsafeMutableRawBufferPointer(rebasing: fifoBuffer[0..<length]))
+        let field = try magnetometer.readField()
+        transactions += 1
+
+        let timestamps = fifo.drained(count, at: now, period: period)
+        samples.reserveCapacity(samples.count + count)
+        let data = UnsafeRawBufferPointer(fifoBuffer)
+        for i in 0..<count where RegisterBytes.allOnes(UnsafeRawBufferPointer(rebasing: data[(i * R.fifoSampleLength)..<((i + 1) * R.fifoSampleLength)])) {
+            throw .implausible(bus: bus.name, address: address, what: "a FIFO frame of all 0xFF")
+        }
+        for i in 0..<count {
+            let base = i * R.fifoSampleLength
+            var sample = decoder.sample(data, accelAt: base, gyroAt: base + 6, timestamp: timestamps[i])
+            sample.magneticField = field
+            samples.append(sample)
+        }
+        return FIFOBatch(count: count, dropped: 0, transactions: transactions)
+    }
+
+    /// FIFO_R_W is a port (its address does not advance): one transaction where the bus can,
+    /// else reads of the bus's longest, each addressing the port again.
+    private func readFIFOPort(into buffer: UnsafeMutableRawBufferPointer) throws(IMUDriverError) -> Int {
+        let longest = max(1, bus.longestRead)
+        var offset = 0, reads = 0
+        while offset < buffer.count {
+            let end = offset + min(longest, buffer.count - offset)
+            try bus.burst(address, R.fifoReadWrite, into: UnsafeMutableRawBufferPointer(rebasing: buffer[offset..<end]))
+            offset = end
+            reads += 1
+        }
+        return reads
+    }
+
+    // MARK: Interrupts and power
+
+    public func enableInterrupt(_ source: InterruptSource) throws(IMUDriverError) {
+        try write0(R.interruptPinConfig, pinConfig(latched: true))
+        switch source {
+        case .dataReady:
+            try write0(R.interruptEnable1, R.rawDataReady)
+        case let .motion(thresholdG, _):
+            // Wake-on-motion has no duration (DS §10.12): one sample over the threshold.
+            try armWakeOnMotion(thresholdG: thresholdG)
+            try write0(R.interruptEnable, R.wakeOnMotionInterrupt)
+        }
+    }
+
+    public func disableInterrupts() throws(IMUDriverError) {
+        try write0(R.interruptEnable, 0)
+        try write0(R.interruptEnable1, 0)
+    }
+
+    /// DS §10.12–10.13: ACCEL_INTEL_EN with ACCEL_INTEL_MODE_INT = 1 compares each sample with
+    /// the previous one against ACCEL_WOM_THR (4 mg per LSB).
+    private func armWakeOnMotion(thresholdG: Double) throws(IMUDriverError) {
+        let threshold = min(255, max(1, Int((thresholdG / R.wakeOnMotionGPerLSB).rounded())))
+        try write(R.wakeOnMotionThreshold, UInt8(threshold))
+        try write(R.accelIntelligence, R.accelIntelligenceCompare)
+        try select(0)
+    }
+
+    /// The low-power watch: gyros and thermometer off, the AK09916 powered down, the
+    /// accelerometer duty-cycled (LP_EN, LP_CONFIG ACCEL_CYCLE) at the ACCEL_SMPLRT_DIV rate
+    /// nearest `rateHz`, wake-on-motion as the only interrupt.
+    public func watchForMotion(thresholdG: Double, durationMilliseconds: Int, rateHz: Double) throws(IMUDriverError) -> Double {
+        try write0(R.interruptEnable1, 0)
+        try magnetometer.powerDown(clock: clock)
+        try write0(R.interruptPinConfig, pinConfig(latched: true))
+        let divider = R.accelDivider(for: rateHz)
+        try writeAccelDivider(divider)
+        try armWakeOnMotion(thresholdG: thresholdG)
+        try write0(R.interruptEnable, R.wakeOnMotionInterrupt)
+        _ = try read0(R.interruptStatus)  // nothing pending from before the watch
+        try write0(R.powerManagement2, R.gyrosOff)
+        try write0(R.lowPowerConfig, R.accelCycle)
+        try write0(R.powerManagement1, R.powerLowPowerTemperatureOff)
+        return R.accelRateHz(divider: divider)
+    }
+
+    public func endMotionWatch() throws(IMUDriverError) {
+        try write0(R.powerManagement1, R.clockAuto)
+        try write0(R.lowPowerConfig, R.lowPowerConfigDefault)
+        try write0(R.powerManagement2, 0)
+        try write0(R.interruptEnable, 0)
+        try write(R.accelIntelligence, 0)
+        try writeAccelDivider(accelDivider)
+        _ = try read0(R.interruptStatus)  // releases the latched INT pin
+        try magnetometer.resume(clock: clock)
+        waitForFirstSample()
+    }
+
+    /// PWR_MGMT_1 reads LP_EN | TEMP_DIS | CLKSEL = 1 while watching; CLKSEL = 1 alone (or,
+    /// after a power cut, SLEEP too: 0x41) otherwise.
+    public func isWatchingForMotion() throws(IMUDriverError) -> Bool {
+        try read0(R.powerManagement1) == R.powerLowPowerTemperatureOff
+    }
+
+    /// One register read: INT_PIN_CFG holds BYPASS_EN from `configure` on, 0 after a reset.
+    /// (PWR_MGMT_1 cannot tell: it resets to 0x41, which with SLEEP masked reads like running.)
+    public func isConfigured() throws(IMUDriverError) -> Bool {
+        let pins = try read0(R.interruptPinConfig)
+        guard pins != 0xFF else { throw .implausible(bus: bus.name, address: address, what: "0xff in INT_PIN_CFG") }
+        return pins & R.bypassEnable != 0
+    }
+
+    public func sleep() throws(IMUDriverError) {
+        try magnetometer.powerDown(clock: clock)
+        try write0(R.powerManagement1, R.powerSleep | R.clockAuto)
+    }
+
+    public func wake() throws(IMUDriverError) {
+        try write0(R.powerManagement1, R.clockAuto)
+        try magnetometer.resume(clock: clock)
+        waitForFirstSample()
+    }
+}
