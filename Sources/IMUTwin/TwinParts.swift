@@ -61,6 +61,9 @@ enum TwinParts {
                 whoAmI: w.part.magnetometer!.whoAmIValue, startTime: w.startTime)
             return TwinDies(accelGyro: accelGyro, interruptPin: accelGyro.interruptPin, magnetometer: magnetometer)
         },
+        .lsm6ds3: { lsm6dsx($0, .lsm6ds3) },
+        .lsm6dsl: { lsm6dsx($0, .lsm6dsl) },
+        .lsm6dsox: { lsm6dsx($0, .lsm6dsox) },
     ]
 
     /// A part's fuse-ROM sensitivity codes, fixed by its seed: 0x9C–0xB7 each (adjustments of

@@ -12,6 +12,8 @@ import IMUDevices
         switch board.profile.imus[0].chip {
         case .mpu6050, .mpu6500, .mpu9250: try board.bus.readRegister(0x68, 0x6B) & 0x40 != 0
         case .lsm9ds1: try board.bus.readRegister(0x6A, 0x10) == 0
+        // CTRL1_XL (0x10) all zero: ODR_XL power-down (LSM6DSL datasheet §9.16).
+        case .lsm6ds3, .lsm6dsl, .lsm6dsox: try board.bus.readRegister(0x6A, 0x10) == 0
         }
     }
 

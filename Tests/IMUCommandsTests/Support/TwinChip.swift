@@ -11,12 +11,18 @@ enum TwinChip: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case mpu6050
     /// A GY-9250: an MPU-9250 at 0x68 with its AK8963 behind the bypass at 0x0C, mounted as the device.
     case mpu9250
+    /// A BerryIMU v3: an LSM6DSL at 0x6A and an LIS3MDL at 0x1C, mounted as the device.
+    case lsm6dsl
+    /// Adafruit's LSM6DSOX + LIS3MDL at 0x6A / 0x1C, mounted as the device.
+    case lsm6dsox
 
     var board: String {
         switch self {
         case .lsm9ds1: "sim"
         case .mpu6050: "gy-521"
         case .mpu9250: "gy-9250"
+        case .lsm6dsl: "berryimu-v3"
+        case .lsm6dsox: "lsm6dsox-lis3mdl"
         }
     }
 
@@ -26,6 +32,8 @@ enum TwinChip: String, CaseIterable, Sendable, CustomTestStringConvertible {
         case .lsm9ds1: "LSM9DS1"
         case .mpu6050: "MPU-6050"
         case .mpu9250: "MPU-9250"
+        case .lsm6dsl: "LSM6DSL"
+        case .lsm6dsox: "LSM6DSOX"
         }
     }
 
