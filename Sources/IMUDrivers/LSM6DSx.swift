@@ -199,7 +199,7 @@ public final class LSM6DSx: IMUDriver {
         }
         let length = count * F.wordsPerSet * 2
         let buffer = UnsafeMutableRawBufferPointer(rebasing: fifoBuffer[0..<length])
-        try bus.burst(address, F.dataOut, into: buffer)
+        let reads = try readFIFOPort(F.dataOut, recordLength: 2, into: buffer)
         let field = try magnetometer?.readField()
         let data = UnsafeRawBufferPointer(buffer)
         for i in 0..<count where RegisterBytes.allOnes(UnsafeRawBufferPointer(rebasing: data[(i * 12)..<((i + 1) * 12)])) {
@@ -212,7 +212,25 @@ public final class LSM6DSx: IMUDriver {
             sample.magneticField = field
             samples.append(sample)
         }
-        return FIFOBatch(count: count, dropped: dropped, transactions: magnetometer == nil ? 2 : 3)
+        return FIFOBatch(count: count, dropped: dropped, transactions: 1 + reads + (magnetometer == nil ? 0 : 1))
+    }
+
+    /// Reads `buffer.count` bytes from a FIFO's output registers, `recordLength` of them from
+    /// `start` on, which the chip's pointer runs through and wraps within (FIFO_DATA_OUT_L/H;
+    /// FIFO_DATA_OUT_TAG … Z_H): in one transaction where the bus can, else in reads of the bus's
+    /// longest, each addressing the register the byte it has reached comes from (a bus splitting
+    /// a long read itself would move on to the registers after the port). Returns the reads.
+    private func readFIFOPort(_ start: UInt8, recordLength: Int, into buffer: UnsafeMutableRawBufferPointer) throws(IMUDriverError) -> Int {
+        let longest = max(1, bus.longestRead)
+        var offset = 0, reads = 0
+        while offset < buffer.count {
+            let end = offset + min(longest, buffer.count - offset)
+            let register = start + UInt8(offset % recordLength)
+            try bus.burst(address, register, into: UnsafeMutableRawBufferPointer(rebasing: buffer[offset..<end]))
+            offset = end
+            reads += 1
+        }
+        return reads
     }
 
     /// Entries are paired into sample sets (a gyro entry with the accel entry batched beside it);
@@ -234,7 +252,7 @@ public final class LSM6DSx: IMUDriver {
             return FIFOBatch(count: 0, dropped: dropped, transactions: 1)
         }
         let buffer = UnsafeMutableRawBufferPointer(rebasing: fifoBuffer[0..<(entries * F.entryLength)])
-        try bus.burst(address, F.dataOutTag, into: buffer)
+        let reads = try readFIFOPort(F.dataOutTag, recordLength: F.entryLength, into: buffer)
         let data = UnsafeRawBufferPointer(buffer)
         var pairs: [(gyro: Vector3, accel: Vector3)] = []
         pairs.reserveCapacity(entries / 2 + 1)
@@ -255,7 +273,7 @@ public final class LSM6DSx: IMUDriver {
         let field = pairs.isEmpty ? nil : try magnetometer?.readField()
         guard !pairs.isEmpty else {
             fifo.drainedNothing(at: now)
-            return FIFOBatch(count: 0, dropped: dropped, transactions: 2)
+            return FIFOBatch(count: 0, dropped: dropped, transactions: 1 + reads)
         }
         let timestamps = fifo.drained(pairs.count, at: now, period: period)
         samples.reserveCapacity(samples.count + pairs.count)
@@ -265,7 +283,7 @@ public final class LSM6DSx: IMUDriver {
                 timestamp: timestamps[i], acceleration: pair.accel * -gPerLSB, rotationRate: pair.gyro * radiansPerLSB,
                 magneticField: field))
         }
-        return FIFOBatch(count: pairs.count, dropped: dropped, transactions: magnetometer == nil ? 2 : 3)
+        return FIFOBatch(count: pairs.count, dropped: dropped, transactions: 1 + reads + (magnetometer == nil ? 0 : 1))
     }
 
     // MARK: Interrupts and power

@@ -189,3 +189,52 @@ import Testing
         #expect(survey.chips.first?.magnetometerPart == nil)
     }
 }
+
+/// A bus that reads at most 32 bytes at a time, as an SMBus-only adapter does (`LinuxI2CBus`'s
+/// fallback): a longer register read is split, each part starting at the next register.
+final class ThirtyTwoByteBus: I2CBus {
+    let inner: VirtualI2CBus
+    private(set) var pieces: [(register: UInt8, count: Int)] = []
+    init(_ inner: VirtualI2CBus) { self.inner = inner }
+    var name: String { inner.name }
+    var longestRead: Int { 32 }
+    func transaction(_ address: UInt8, _ operations: UnsafeMutableBufferPointer<I2COperation>) throws(I2CError) {
+        try inner.transaction(address, operations)
+    }
+    func readRegisters(_ address: UInt8, _ register: UInt8, into buffer: UnsafeMutableRawBufferPointer) throws(I2CError) {
+        var offset = 0
+        while offset < buffer.count {
+            let end = min(buffer.count, offset + 32)
+            let start = register &+ UInt8(truncatingIfNeeded: offset)
+            pieces.append((start, end - offset))
+            try inner.readRegisters(address, start, into: UnsafeMutableRawBufferPointer(rebasing: buffer[offset..<end]))
+            offset = end
+        }
+    }
+}
+
+@Suite struct LSM6DSxSMBusFIFOTests {
+    /// The FIFO's output registers are a port (the chip wraps within them): over an adapter that
+    /// reads 32 bytes at a time the driver reads them in pieces, each addressing the port at the
+    /// byte it has reached, and every set comes out whole.
+    @Test(arguments: [ChipModel.lsm6dsl, .lsm6dsox])
+    func theFIFOIsReadInPiecesTheBusCanDo(_ chip: ChipModel) throws {
+        let clock = VirtualClock()
+        let board = VirtualBoard(chip: chip, scenario: MotionScenarios.named("spin")!, errors: .calibrated, seed: 7, clock: clock)
+        let bus = ThirtyTwoByteBus(board.bus)
+        let placement = board.profile.imus[0]
+        let driver = placement.chip.part.makeDriver(DriverWiring(
+            bus: bus, address: placement.address, magnetometerAddress: placement.magnetometerAddress, clock: clock))
+        try driver.configure(IMUSettings(sampleRateHz: 416))
+        try driver.startFIFO()
+        var samples: [MotionSample] = []
+        for _ in 0..<10 {
+            clock.advance(by: 0.05)
+            let batch = try driver.drainFIFO(into: &samples)
+            #expect(batch.dropped == 0)
+        }
+        #expect(abs(samples.count - 208) <= 1)
+        #expect(samples.allSatisfy { abs($0.rotationRate.z) > 0.1 && abs($0.acceleration.z + 1) < 0.1 }, "\(samples.prefix(3))")
+        #expect(bus.pieces.allSatisfy { $0.count <= 32 })
+    }
+}
