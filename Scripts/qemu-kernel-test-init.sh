@@ -4,7 +4,8 @@
 # in the initramfs (busybox, /bin/imu and its libraries, /lib/modules/*.ko, /Boards).
 #
 # The bus is the kernel's i2c-stub: five virtual chips (0x68 MPU-6050, 0x6a LSM9DS1
-# accel/gyro, 0x1c LSM9DS1 magnetometer, 0x69 MPU-9250, 0x0c its AK8963), each 256 byte-registers that keep whatever is
+# accel/gyro, 0x1c LSM9DS1 magnetometer, 0x69 MPU-9250, 0x0c its AK8963; later 0x6a and 0x1c play
+# an LSM6DSOX and its LIS3MDL), each 256 byte-registers that keep whatever is
 # written and return it on reads. We preload the identity and output registers, `imu` writes
 # its configuration on top (i2c-stub just stores it), and the readings must come out exactly
 # as the preloaded counts decode. i2c-stub is SMBus-only (no I2C_FUNC_I2C), so every read
@@ -324,6 +325,35 @@ check "read gy-9250: 3 samples, nine axes, ASA and axes applied" "$(rows /tmp/gy
 check "read gy-9250: configuration registers" \
     "$(for r in 0x1a 0x1d 0x37; do i2cget -y "$bus_number" 0x69 "$r" b; done; i2cget -y "$bus_number" 0x0c 0x0a b)" \
     "$(printf '0x06\n0x06\n0x02\n0x00')"
+
+# --- imu read: LSM6DSOX + LIS3MDL (Adafruit) at 0x6a / 0x1c --------------------------------
+# The LSM9DS1 checks are done: the same two stub addresses now play an LSM6DSOX and its LIS3MDL
+# (i2c-stub just stores bytes; the LIS3MDL answers WHO_AM_I 0x3d as the LSM9DS1's
+# magnetometer does, and is read the same way, with the sub-address MSB set).
+poke 0x6a 0x0f 0x6c                       # WHO_AM_I: LSM6DSOX
+# The driver reads 14 bytes from OUT_TEMP_L (0x20): temperature, gyro x y z (0x22), accel x y z
+# (0x28), little-endian, consecutive on the real chip as on i2c-stub. `configure` writes CTRL3_C
+# (0x12), CTRL1_XL (0x10) and CTRL2_G (0x11), outside the outputs.
+# temperature = 0x0a00 = 2560 → 25 + 2560/256 = 35.00 °C
+# gyro x = 1000, y = -2000, z = 400 counts × 0.0175 °/s (±500 °/s) → 0.30543, -0.61087, 0.12217 rad/s
+# accel x = 4096, y = -4096, z = 8192 counts × 0.000122 g (±4 g) → -0.49971, 0.49971, -0.99942
+#   (Core Motion's sign: gravity down)
+poke 0x6a 0x20 0x00 0x0a 0xe8 0x03 0x30 0xf8 0x90 0x01 0x00 0x10 0x00 0xf0 0x00 0x20
+# LIS3MDL x = 6842, y = -6842, z = 3421 counts at 6842 LSB/gauss (±4 gauss) → 100, -100, 50 µT,
+# its axes the LSM6DSOX's; 0x28–0x2d still hold the decoys poked above.
+poke 0x1c 0xa8 0xba 0x1a 0x46 0xe5 0x5d 0x0d
+lsm6dsox_expected="-0.49971,0.49971,-0.99942,0.30543,-0.61087,0.12217,100.000,-100.000,50.000,35.00"
+run lsm6dsox read --bus "$bus" --board lsm6dsox-lis3mdl --count 3 --format csv
+check "read lsm6dsox-lis3mdl: exit status" "$status" 0
+contains "read lsm6dsox-lis3mdl: chip line" /tmp/lsm6dsox.out "# chip: LSM6DSOX"
+check "read lsm6dsox-lis3mdl: 3 samples, nine axes" "$(rows /tmp/lsm6dsox.out)" "$(three "$lsm6dsox_expected")"
+# CTRL3_C = BDU | IF_INC (0x44); CTRL1_XL / CTRL2_G = 0 from sleep() on exit; LIS3MDL
+# CTRL_REG1 = UHP x/y (0x60) | 40 Hz (6 << 2) = 0x78, CTRL_REG2 = ±4 gauss (0), CTRL_REG4 = UHP z
+# (0x0c), CTRL_REG5 = BDU (0x40), CTRL_REG3 = power-down (0x03) from sleep().
+check "read lsm6dsox-lis3mdl: configuration registers" \
+    "$(for r in 0x12 0x10 0x11; do i2cget -y "$bus_number" 0x6a "$r" b; done
+       for r in 0x20 0x21 0x23 0x24 0x22; do i2cget -y "$bus_number" 0x1c "$r" b; done)" \
+    "$(printf '0x44\n0x00\n0x00\n0x78\n0x00\n0x0c\n0x40\n0x03')"
 
 # --- Errors from the kernel ---------------------------------------------------------------
 # Nothing at 0x6b: i2c-stub answers ENODEV (a real adapter: ENXIO or EREMOTEIO), which must

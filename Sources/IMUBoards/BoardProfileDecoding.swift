@@ -144,7 +144,7 @@ struct BoardProfileDecoder: TOMLSchemaDecoder {
             let address = try i2cAddress(t, "address", required: true, index: index)!
             let magnetometer = try i2cAddress(t, "magnetometer-address", required: false, index: index)
             let die = chip.part.magnetometer
-            if let die, die.reach == .ownAddress, magnetometer == nil {
+            if let die, die.reach == .ownAddress, !die.isSeparateChip, magnetometer == nil {
                 throw error(
                     "an \(chip.rawValue) needs `magnetometer-address`\(context("imu", index)) ("
                         + die.addresses.map { hex(Int($0)) }.joined(separator: " or ") + "): its magnetometer answers at its own address",

@@ -26,8 +26,19 @@ public struct FoundChip: Sendable, Equatable {
         self.clone = clone
     }
 
-    /// What it measures, in the words `imu probe` prints.
-    public var capabilities: [String] { model.part.capabilities.words }
+    /// What it measures, in the words `imu probe` prints (no magnetometer when its separate
+    /// chip, an LSM6DSx's LIS3MDL, was not found).
+    public var capabilities: [String] {
+        var capabilities = model.part.capabilities
+        if model.part.magnetometer?.isSeparateChip == true, magnetometerAddress == nil { capabilities.magnetometer = false }
+        return capabilities.words
+    }
+
+    /// The magnetometer's own part name when it is a chip of its own ("LIS3MDL"), else nil.
+    public var magnetometerPart: String? {
+        guard magnetometerAddress != nil, let die = model.part.magnetometer, die.isSeparateChip else { return nil }
+        return die.part
+    }
 }
 
 /// What one bus holds: every address that acknowledged, the parts identified among them, the
@@ -80,10 +91,14 @@ public struct BusSurvey: Sendable, Equatable {
                 case .behindBypass:
                     magnetometer = die.addresses.first
                 case .ownAddress:
-                    let ours = magnetometers.filter { $0.model == model }.map(\.address)
+                    // By identity, not by the model the lookup named: an LIS3MDL answers as an
+                    // LSM9DS1's magnetometer does (0x3D), and only the part beside it tells.
+                    let ours = magnetometers.filter {
+                        $0.whoAmIRegister == die.whoAmIRegister && $0.whoAmIValue == die.whoAmIValue && die.addresses.contains($0.address)
+                    }.map(\.address)
                     let preferred = die.pairs[found.address]
                     magnetometer = ours.first { $0 == preferred } ?? ours.first
-                    magnetometers.removeAll { $0.model == model && $0.address == magnetometer }
+                    magnetometers.removeAll { $0.address == magnetometer }
                 }
             }
             chips.append(FoundChip(

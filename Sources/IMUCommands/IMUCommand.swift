@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import IMUDevices
+import IMUDrivers
 import IMUEngine
 import IMUFormats
 
@@ -8,7 +9,7 @@ import IMUFormats
 public struct IMUCommand: ParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "imu",
-        abstract: "Read, calibrate and fuse MPU-6050 and LSM9DS1 motion chips on Linux boards.",
+        abstract: "Read, calibrate and fuse motion chips on Linux boards: \(IMUCommand.supportedParts).",
         version: IMUCommand.version,
         subcommands: [
             ProbeCommand.self, ReadCommand.self, RecordCommand.self, PlotCommand.self, ReplayCommand.self, StreamCommand.self,
@@ -16,6 +17,17 @@ public struct IMUCommand: ParsableCommand {
         ]
     )
     public init() {}
+
+    /// Every part a driver reads, from the parts table (so a new row names itself here): the
+    /// makers' names of the accel/gyro parts, then the magnetometers that are dies of their own.
+    static let supportedParts: String = {
+        var parts: [String] = [], magnetometers: [String] = []
+        for part in ChipParts.all {
+            for identity in part.identities where identity.clone == nil && !parts.contains(identity.part) { parts.append(identity.part) }
+            if let die = part.magnetometer, !parts.contains(die.part), !magnetometers.contains(die.part) { magnetometers.append(die.part) }
+        }
+        return parts.joined(separator: ", ") + (magnetometers.isEmpty ? "" : " with " + magnetometers.joined(separator: ", "))
+    }()
 
     /// `imu --version`: raised with every release (the lead's call).
     public static let version = "imu \(IMUVersion.current)"

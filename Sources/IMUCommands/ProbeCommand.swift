@@ -68,7 +68,7 @@ enum ProbeReport {
             text += s.addresses.isEmpty ? "no device answered\n" : s.addresses.map(hex).joined(separator: " ") + "\n"
             for chip in s.chips {
                 var where_ = hex(chip.address)
-                if let m = chip.magnetometerAddress { where_ += " + magnetometer " + hex(m) }
+                if let m = chip.magnetometerAddress { where_ += " + " + (chip.magnetometerPart.map { "\($0) magnetometer " } ?? "magnetometer ") + hex(m) }
                 text += "  \(chip.part.padding(9)) at \(where_): \(chip.capabilities.joined(separator: ", "))\n"
                 if let clone = chip.clone { text += "    a clone: \(clone)\n" }
             }
@@ -103,6 +103,7 @@ enum ProbeReport {
                             "capabilities": chip.capabilities,
                         ]
                         if let m = chip.magnetometerAddress { c["magnetometerAddress"] = hex(m) }
+                        if let part = chip.magnetometerPart { c["magnetometerPart"] = part }
                         // The part when it is not the model's own name (an MPU-9255, a clone).
                         if chip.part != chip.model.rawValue { c["part"] = chip.part }
                         if let clone = chip.clone { c["clone"] = clone }

@@ -31,6 +31,9 @@ struct ReadCommand: ParsableCommand {
     @Flag(help: "List the --sim scenarios and exit.")
     var listScenarios = false
 
+    @Flag(help: "List the board profiles --board takes (with their IMU chips) and exit.")
+    var listBoards = false
+
     @Option(parsing: .unconditional, help: "Samples per second (the chip is set to its nearest rate).")
     var rate: Double = 10
 
@@ -50,6 +53,16 @@ struct ReadCommand: ParsableCommand {
     func run() throws {
         if listScenarios {
             for (name, summary) in Hardware.scenarios { print(name.padding(20) + summary) }
+            return
+        }
+        if listBoards {
+            for profile in try BoardCatalog.standard().allProfiles() where profile.kind != .computer {
+                let chips = profile.imus.map { imu in
+                    imu.chip.rawValue + " " + hex(imu.address)
+                        + (imu.magnetometerAddress.map { " + " + (imu.chip.part.magnetometer?.isSeparateChip == true ? "\(imu.chip.part.magnetometer!.part) " : "magnetometer ") + hex($0) } ?? "")
+                }
+                print(profile.name.padding(20) + profile.title + " (" + chips.joined(separator: "; ") + ")")
+            }
             return
         }
         StopSignal.install()

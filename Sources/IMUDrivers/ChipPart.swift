@@ -34,6 +34,9 @@ public struct MagnetometerDie: Sendable, Equatable {
     /// The magnetometer address that goes with an accel/gyro address when the address pins are
     /// tied together (LSM9DS1: 0x6A with 0x1C, 0x6B with 0x1E).
     public let pairs: [UInt8: UInt8]
+    /// A chip of its own beside the accel/gyro part (LIS3MDL beside an LSM6DSx), which a board
+    /// may leave out: then the part reads six axes.
+    public var isSeparateChip = false
 }
 
 /// What a driver is made with: the bus, the part's addresses, the clock.

@@ -17,6 +17,9 @@ extension ChipParts {
             LSM9DS1(bus: $0.bus, address: $0.address, magnetometerAddress: $0.magnetometerAddress ?? 0x1C, clock: $0.clock)
         },
         .icm20948: { ICM20948(bus: $0.bus, address: $0.address, magnetometerAddress: $0.magnetometerAddress, clock: $0.clock) },
+        .lsm6ds3: { LSM6DSx(.lsm6ds3, bus: $0.bus, address: $0.address, magnetometerAddress: $0.magnetometerAddress, clock: $0.clock) },
+        .lsm6dsl: { LSM6DSx(.lsm6dsl, bus: $0.bus, address: $0.address, magnetometerAddress: $0.magnetometerAddress, clock: $0.clock) },
+        .lsm6dsox: { LSM6DSx(.lsm6dsox, bus: $0.bus, address: $0.address, magnetometerAddress: $0.magnetometerAddress, clock: $0.clock) },
     ]
 }
 

@@ -3,7 +3,7 @@
 /// need. WHO_AM_I values live here and nowhere else. The driver factories are keyed by the
 /// same models (`ChipParts.drivers`), the twin's in IMUTwin (`TwinParts`).
 public enum ChipParts {
-    public static let all: [ChipPart] = [mpu6050, mpu6500, mpu9250, lsm9ds1, icm20948]
+    public static let all: [ChipPart] = [mpu6050, mpu6500, mpu9250, lsm9ds1, icm20948, lsm6ds3, lsm6dsl, lsm6dsox]
 
     /// The row of `model` (every model has one; `ChipPartsTests` checks it).
     public static func part(_ model: ChipModel) -> ChipPart {

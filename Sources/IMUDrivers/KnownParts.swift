@@ -32,9 +32,8 @@ public enum KnownParts {
 
     /// Parts this project does not drive, from their datasheets' WHO_AM_I.
     static let otherFamilies: [Entry] = [
-        // ST, WHO_AM_I at 0x0F (LSM6DS3 and LSM6DSL datasheets).
-        Entry(addresses: [0x6A, 0x6B], register: 0x0F, value: 0x69, part: "LSM6DS3", model: nil, role: .accelerometerGyroscope),
-        Entry(addresses: [0x6A, 0x6B], register: 0x0F, value: 0x6A, part: "LSM6DSL", model: nil, role: .accelerometerGyroscope),
+        // ST, WHO_AM_I at 0x0F: the LSM6DSR and ISM330DHCX datasheets (0x6B), a map of their own.
+        Entry(addresses: [0x6A, 0x6B], register: 0x0F, value: 0x6B, part: "LSM6DSR/ISM330DHCX", model: nil, role: .accelerometerGyroscope),
         // TDK, WHO_AM_I in bank 0 at 0x00 like the ICM-20948 (ICM-20648 and ICM-20649 datasheets):
         // the same banks, other ranges and no magnetometer; named, not read as an ICM-20948.
         Entry(addresses: [0x68, 0x69], register: 0x00, value: 0xE0, part: "ICM-20648", model: nil, role: .accelerometerGyroscope),
@@ -49,8 +48,11 @@ public enum KnownParts {
                     addresses: part.addresses, register: part.whoAmIRegister, value: identity.value, part: identity.part,
                     model: part.model, role: .accelerometerGyroscope))
             }
-            // A die behind a bypass is not on the bus a scan sees.
-            if let die = part.magnetometer, die.reach == .ownAddress {
+            // A die behind a bypass is not on the bus a scan sees. A die answering as another
+            // part's does (an LIS3MDL, 0x3D as the LSM9DS1's magnetometer) is one entry: the
+            // survey pairs it by identity with whichever accel/gyro part it sits beside.
+            if let die = part.magnetometer, die.reach == .ownAddress,
+               !entries.contains(where: { $0.register == die.whoAmIRegister && $0.value == die.whoAmIValue && $0.addresses == die.addresses }) {
                 entries.append(Entry(
                     addresses: die.addresses, register: die.whoAmIRegister, value: die.whoAmIValue, part: die.part,
                     model: part.model, role: .magnetometer))

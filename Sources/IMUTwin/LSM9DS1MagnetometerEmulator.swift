@@ -1,7 +1,8 @@
 import IMUGeometry
 
 /// The LSM9DS1's magnetometer die (DocID025715 §8; tables in `LSM9DS1Registers`): its own I²C
-/// target at 0x1C or 0x1E, its own axes (`magnetometerAxesFromAccelGyroAxes`).
+/// target at 0x1C or 0x1E, its own axes (`magnetometerAxesFromAccelGyroAxes`). The LIS3MDL has
+/// the same map and is this emulator with its own `Facts` (`LIS3MDLRegisters.facts`).
 ///
 /// Emulated: Table 22 defaults (power-down at start), continuous and single conversion, DO
 /// rates and LP, full scales, offset registers, little-endian data (BLE swaps), STATUS_REG_M
@@ -10,6 +11,24 @@ import IMUGeometry
 /// (ST's answer on its community forum; not in the datasheet). Not emulated: INT_M, DRDY_M, self-test.
 public final class LSM9DS1MagnetometerEmulator: I2CTarget {
     typealias R = LSM9DS1Registers
+
+    /// Where a magnetometer with this register map differs from the LSM9DS1's (the LIS3MDL's
+    /// defaults, writable registers, sensitivities and axes).
+    public struct Facts: Sendable {
+        public var defaults: [UInt8: UInt8]
+        public var writable: Set<UInt8>
+        /// By FS code: mgauss per LSB.
+        public var milligaussPerLSB: [Double]
+        /// `field in magnetometer axes = axesFromAccelGyroAxes · field in accel/gyro axes`.
+        public var axesFromAccelGyroAxes: Matrix3
+
+        public static let lsm9ds1 = Facts(
+            defaults: R.magnetometerDefaults, writable: R.magnetometerWritable,
+            milligaussPerLSB: R.magnetometerFullScales.map(\.milligaussPerLSB),
+            axesFromAccelGyroAxes: R.magnetometerAxesFromAccelGyroAxes)
+    }
+
+    private let facts: Facts
 
     private let input: ChipInputSource
     private let errors: SensorErrors
@@ -21,11 +40,12 @@ public final class LSM9DS1MagnetometerEmulator: I2CTarget {
     private var singleConversionTick: Int64?
     private var sample: [Int16] = [0, 0, 0]
 
-    public init(input: @escaping ChipInputSource, errors: SensorErrors, whoAmI: UInt8, startTime: Double = 0) {
+    public init(input: @escaping ChipInputSource, errors: SensorErrors, whoAmI: UInt8, startTime: Double = 0, facts: Facts = .lsm9ds1) {
         self.input = input
         self.errors = errors
         self.lastTime = startTime
-        registers = RegisterFile(defaults: R.magnetometerDefaults, identityRegister: R.magnetometerWhoAmI, identity: whoAmI)
+        self.facts = facts
+        registers = RegisterFile(defaults: facts.defaults, identityRegister: R.magnetometerWhoAmI, identity: whoAmI)
         loadDefaults()
     }
 
@@ -118,7 +138,7 @@ public final class LSM9DS1MagnetometerEmulator: I2CTarget {
     }
 
     private func store(_ value: UInt8, at register: UInt8) {
-        guard R.magnetometerWritable.contains(register) else { return }
+        guard facts.writable.contains(register) else { return }
         if register == R.magnetometerControl2 && value & 0x04 != 0 {
             // §8.6 SOFT_RST: configuration and user registers back to defaults.
             loadDefaults()
@@ -136,10 +156,10 @@ public final class LSM9DS1MagnetometerEmulator: I2CTarget {
 
     private func convert(tick: Int64, rate: Double) {
         let truth = input(Double(tick) / rate)
-        let inOwnAxes = R.magnetometerAxesFromAccelGyroAxes * truth.magneticFieldMicrotesla
+        let inOwnAxes = facts.axesFromAccelGyroAxes * truth.magneticFieldMicrotesla
         let measured = errors.magnetometer(inOwnAxes, tick: tick)
-        let scale = R.magnetometerFullScales[Int((registers[Int(R.magnetometerControl2)] >> 5) & 0x03)]
-        let lsbPerMicrotesla = 1 / (scale.milligaussPerLSB * R.microteslaPerMilligauss)
+        let milligaussPerLSB = facts.milligaussPerLSB[Int((registers[Int(R.magnetometerControl2)] >> 5) & 0x03)]
+        let lsbPerMicrotesla = 1 / (milligaussPerLSB * R.microteslaPerMilligauss)
         for axis in 0..<3 {
             let base = Int(R.magnetometerOffsetXLow) + 2 * axis
             let offset = Int16(bitPattern: UInt16(registers[base]) | UInt16(registers[base + 1]) << 8)

@@ -72,6 +72,9 @@ enum TwinParts {
             magnetometer.reachable = { [weak chip] in chip?.bypassOpen ?? false }
             return TwinDies(accelGyro: chip, interruptPin: chip.interruptPin, magnetometer: magnetometer)
         },
+        .lsm6ds3: { lsm6dsx($0, .lsm6ds3) },
+        .lsm6dsl: { lsm6dsx($0, .lsm6dsl) },
+        .lsm6dsox: { lsm6dsx($0, .lsm6dsox) },
     ]
 
     /// A part's fuse-ROM sensitivity codes, fixed by its seed: 0x9C–0xB7 each (adjustments of

@@ -13,7 +13,7 @@ import Testing
             #expect(suggestion == "sense-hat")
             #expect(known.contains("gy-521") && known.contains("raspberry-pi-4"))
             #expect(error.description.hasPrefix("no board profile named `sense-hta`; did you mean `sense-hat`?"))
-            #expect(error.description.contains("known boards: adafruit-lsm9ds1, berryimu-v2, gy-521,"))
+            #expect(error.description.contains("known boards: adafruit-lsm9ds1, berryimu-v2, berryimu-v3, gy-521,"))
         } catch {
             Issue.record("unexpected error \(error)")
         }

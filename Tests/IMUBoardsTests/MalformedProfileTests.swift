@@ -93,7 +93,7 @@ import Testing
     @Test func unknownChipsListTheKnownOnes() throws {
         let e = try #require(try loadError(validHat.replacingOccurrences(of: "MPU-6050", with: "MPU-9150")))
         #expect(e.line == 5 && e.column == 1)
-        #expect(e.message == "unknown chip \"MPU-9150\" in [[imu]] #1 (expected one of \"MPU-6050\", \"MPU-6500\", \"MPU-9250\", \"LSM9DS1\", \"ICM-20948\")")
+        #expect(e.message == "unknown chip \"MPU-9150\" in [[imu]] #1 (expected one of \"MPU-6050\", \"MPU-6500\", \"MPU-9250\", \"LSM9DS1\", \"ICM-20948\", \"LSM6DS3\", \"LSM6DSL\", \"LSM6DSOX\")")
     }
 
     @Test func mirrorsAndRepeatedAxesAreNotMountings() throws {

@@ -5,8 +5,9 @@ import IMUGeometry
 
 @Suite struct ShippedProfilesTests {
     let expectedNames = [
-        "adafruit-lsm9ds1", "berryimu-v2", "gy-521", "gy-521-ad0-high", "gy-9250", "icm20948", "mpu6500", "raspberry-pi-3",
-        "raspberry-pi-4", "raspberry-pi-5", "raspberry-pi-zero-2-w", "sense-hat", "sim", "sim-9250", "waveshare-sense-hat-b",
+        "adafruit-lsm9ds1", "berryimu-v2", "berryimu-v3", "gy-521", "gy-521-ad0-high", "gy-9250", "icm20948",
+        "lsm6dsox-lis3mdl", "mpu6500", "raspberry-pi-3", "raspberry-pi-4", "raspberry-pi-5", "raspberry-pi-zero-2-w",
+        "sense-hat", "sim", "sim-9250", "waveshare-sense-hat-b",
     ]
 
     @Test func everyShippedProfileLoadsAndValidates() throws {
@@ -52,6 +53,11 @@ import IMUGeometry
 
         let ada = try sourceCatalog.profile(named: "adafruit-lsm9ds1")
         #expect(ada.imus[0].address == 0x6B && ada.imus[0].magnetometerAddress == 0x1E)
+
+        let berry3 = try sourceCatalog.profile(named: "berryimu-v3")
+        #expect(berry3.imus == [IMUPlacement(chip: .lsm6dsl, address: 0x6A, magnetometerAddress: 0x1C)])
+        let featherWing = try sourceCatalog.profile(named: "lsm6dsox-lis3mdl")
+        #expect(featherWing.imus == [IMUPlacement(chip: .lsm6dsox, address: 0x6A, magnetometerAddress: 0x1C, interruptPin: 7)])
 
         let gy = try sourceCatalog.profile(named: "gy-521")
         #expect(gy.imus == [IMUPlacement(chip: .mpu6050, address: 0x68, interruptPin: 7)])

@@ -50,9 +50,20 @@ import IMUFormats
             (0x6A, LSM9DS1Registers.interruptThresholdXL, 32, "INT_GEN_THS_X_XL: 0.5 g at ±4 g / 256"),
             (0x1C, LSM9DS1Registers.magnetometerControl3, 0x03, "CTRL_REG3_M: magnetometer powered down"),
         ], 10),
+        // The LSM6DSOX's wake-up (DS12814 §9.67–9.70): the accelerometer alone in low-power mode
+        // at 26 Hz (the nearest to 20 Hz), WK_THS 4 (0.5 g / 2 for the slope filter, at ±4 g / 64),
+        // latched on INT1; the LIS3MDL powered down.
+        "lsm6dsox-lis3mdl": ([
+            (0x6A, LSM6DSxRegisters.control2G, 0x00, "CTRL2_G: gyro powered down"),
+            (0x6A, 0x15, 0x10, "CTRL6_C: XL_HM_MODE, accelerometer in low-power mode"),
+            (0x6A, LSM6DSxRegisters.md1Config, 0x20, "MD1_CFG: INT1_WU only"),
+            (0x6A, LSM6DSxRegisters.int1Control, 0x00, "INT1_CTRL: no data ready"),
+            (0x6A, LSM6DSxRegisters.wakeUpThreshold, 4, "WAKE_UP_THS: 0.25 g of slope"),
+            (0x1C, LSM9DS1Registers.magnetometerControl3, 0x03, "LIS3MDL CTRL_REG3: powered down"),
+        ], 26),
     ]
 
-    @Test(arguments: ["sim", "gy-521", "gy-9250", "icm20948"])
+    @Test(arguments: ["sim", "gy-521", "gy-9250", "icm20948", "lsm6dsox-lis3mdl"])
     func idleShakeWakeAndBack(board: String) throws {
         var motion = EventTrials.ShakeMotion(hertz: 4, peakG: 2, atLeast: 2)
         motion.onset = 5
@@ -77,6 +88,7 @@ import IMUFormats
                 let rate = (twin.chips[session.placement.address] as? MPU6050Emulator)?.sampleRateHz
                     ?? (twin.chips[session.placement.address] as? LSM9DS1AccelGyroEmulator)?.sampleRateHz
                     ?? (twin.chips[session.placement.address] as? ICM20948Emulator)?.sampleRateHz
+                    ?? (twin.chips[session.placement.address] as? LSM6DSxEmulator)?.sampleRateHz
                 #expect(rate == expected.rateHz, "\(board): the chip samples at \(rate ?? 0) Hz while idle")
                 // From here until the edge, only the watch's read-back touches the bus.
                 transactionsWhenIdle = twin.bus.transactionCount
@@ -112,10 +124,12 @@ import IMUFormats
         #expect(began - motion.onset <= 0.3, "\(board): began \(began - motion.onset) s after the onset (woken by INT)")
         #expect(ended - motion.stop <= 0.4, "\(board): ended \(ended - motion.stop) s after the stop")
         // The run ended while idle: the chip sleeps, as after a full-rate run.
-        let asleep = switch board {
-        case "sim": try twin.bus.readRegister(0x6A, LSM9DS1Registers.control6XL) == 0
-        case "icm20948": try twin.bus.readRegister(0x68, ICM20948Registers.powerManagement1) & ICM20948Registers.powerSleep != 0
-        default: try twin.bus.readRegister(0x68, MPU6050Registers.powerManagement1) & MPU6050Registers.powerSleep != 0
+        let asleep: Bool
+        switch board {
+        case "sim": asleep = try twin.bus.readRegister(0x6A, LSM9DS1Registers.control6XL) == 0
+        case "icm20948": asleep = try twin.bus.readRegister(0x68, ICM20948Registers.powerManagement1) & ICM20948Registers.powerSleep != 0
+        case "lsm6dsox-lis3mdl": asleep = try twin.bus.readRegister(0x6A, LSM6DSxRegisters.control1XL) == 0
+        default: asleep = try twin.bus.readRegister(0x68, MPU6050Registers.powerManagement1) & MPU6050Registers.powerSleep != 0  // PWR_MGMT_1 SLEEP
         }
         #expect(asleep, "\(board): the chip was left watching")
     }

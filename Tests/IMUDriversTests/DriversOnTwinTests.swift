@@ -146,7 +146,8 @@ import Testing
         try driver.configure(IMUSettings(sampleRateHz: chip == .mpu6050 ? 1000 : 952))
         try driver.startFIFO()
         var samples: [MotionSample] = []
-        clock.advance(by: 0.5)  // far more than the FIFO holds
+        // Far more than the FIFO holds (three FIFOs' worth for the LSM6DSx's kilobyte FIFOs).
+        clock.advance(by: max(0.5, 3 * Double(driver.capabilities.fifoCapacity) / driver.configuration.sampleRate.hertz))
         let overflowed = try driver.drainFIFO(into: &samples)
         #expect(overflowed.dropped > 400)
         // What came out (if anything) is whole samples of a face-up device, never shifted bytes.

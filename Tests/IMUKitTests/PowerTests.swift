@@ -14,6 +14,8 @@ import IMUDevices
         case .lsm9ds1: try board.bus.readRegister(0x6A, 0x10) == 0
         // PWR_MGMT_1 (bank 0, 0x06) bit 6, SLEEP (ICM-20948 DS-000189 §8.4).
         case .icm20948: try board.bus.readRegister(0x68, 0x06) & 0x40 != 0
+        // CTRL1_XL (0x10) all zero: ODR_XL power-down (LSM6DSL datasheet §9.16).
+        case .lsm6ds3, .lsm6dsl, .lsm6dsox: try board.bus.readRegister(0x6A, 0x10) == 0
         }
     }
 

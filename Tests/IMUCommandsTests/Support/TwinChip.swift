@@ -13,6 +13,10 @@ enum TwinChip: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case mpu9250
     /// Pimoroni's ICM-20948 breakout: the ICM at 0x68 with its AK09916 behind the bypass at 0x0C.
     case icm20948
+    /// A BerryIMU v3: an LSM6DSL at 0x6A and an LIS3MDL at 0x1C, mounted as the device.
+    case lsm6dsl
+    /// Adafruit's LSM6DSOX + LIS3MDL at 0x6A / 0x1C, mounted as the device.
+    case lsm6dsox
 
     var board: String {
         switch self {
@@ -20,6 +24,8 @@ enum TwinChip: String, CaseIterable, Sendable, CustomTestStringConvertible {
         case .mpu6050: "gy-521"
         case .mpu9250: "gy-9250"
         case .icm20948: "icm20948"
+        case .lsm6dsl: "berryimu-v3"
+        case .lsm6dsox: "lsm6dsox-lis3mdl"
         }
     }
 
@@ -30,6 +36,8 @@ enum TwinChip: String, CaseIterable, Sendable, CustomTestStringConvertible {
         case .mpu6050: "MPU-6050"
         case .mpu9250: "MPU-9250"
         case .icm20948: "ICM-20948"
+        case .lsm6dsl: "LSM6DSL"
+        case .lsm6dsox: "LSM6DSOX"
         }
     }
 
