@@ -172,7 +172,7 @@ import Testing
             Issue.record("loaded a missing file")
         } catch {
             #expect(error.line == 0)
-            #expect(error.description == "/nonexistent/x.toml: cannot read the board file")
+            #expect(error.description == "/nonexistent/x.toml: cannot read the board file: there is no such file")
         }
     }
 }
