@@ -56,12 +56,14 @@ struct ReadCommand: ParsableCommand {
             return
         }
         if listBoards {
-            for profile in try BoardCatalog.standard().allProfiles() where profile.kind != .computer {
+            let profiles = try BoardCatalog.standard().allProfiles().filter { $0.kind != .computer }
+            let width = (profiles.map(\.name.count).max() ?? 0) + 2
+            for profile in profiles {
                 let chips = profile.imus.map { imu in
                     imu.chip.rawValue + " " + hex(imu.address)
                         + (imu.magnetometerAddress.map { " + " + (imu.chip.part.magnetometer?.isSeparateChip == true ? "\(imu.chip.part.magnetometer!.part) " : "magnetometer ") + hex($0) } ?? "")
                 }
-                print(profile.name.padding(20) + profile.title + " (" + chips.joined(separator: "; ") + ")")
+                print(profile.name.padding(width) + profile.title + " (" + chips.joined(separator: "; ") + ")")
             }
             return
         }
