@@ -174,7 +174,8 @@ public final class Daemon: @unchecked Sendable {
         if let mqttSettings {
             do {
                 let mqtt = try DaemonMQTT(
-                    settings: mqttSettings, model: device.summary, softwareVersion: settings.softwareVersion, commands: mqttCommands, log: log)
+                    settings: mqttSettings, model: device.summary, softwareVersion: settings.softwareVersion,
+                    configurationURL: httpSettings.map(Self.dashboardURL), commands: mqttCommands, log: log)
                 self.mqtt = mqtt
             } catch {
                 throw DaemonError("\(error)")
