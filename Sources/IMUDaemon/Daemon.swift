@@ -287,7 +287,7 @@ public final class Daemon: @unchecked Sendable {
             }
             do throws(DaemonError) {
                 try apply(reloaded)
-                log.notice("rules reloaded", metadata: ["rules": "\(rules.rules.count)", "read_s": "\(Self.seconds(seconds))"])
+                log.notice("rules reloaded", metadata: ["rules": "\(rules.rules.count)", "took_s": "\(Self.seconds(seconds))"])
                 tellPulseScheduling()
                 if broker { mqttCommands.reload.answer(.reloaded(rules: rules.rules.count)) }
             } catch {
