@@ -76,3 +76,39 @@ extension MQTTTests {
         }
     }
 }
+
+/// Every discovery message checked by Home Assistant's own schemas (`Scripts/check-ha-discovery.py`
+/// with the `homeassistant` package, 2024.1 series on Python 3.11). Runs when `IMU_HA_PYTHON`
+/// names a Python that has it, e.g. `python3.11 -m venv /opt/ha && /opt/ha/bin/pip install
+/// homeassistant==2024.1.6`, then `IMU_HA_PYTHON=/opt/ha/bin/python swift test --filter HomeAssistantSchema`.
+@Suite(.enabled(if: MosquittoBroker.available && ProcessInfo.processInfo.environment["IMU_HA_PYTHON"] != nil,
+                "IMU_HA_PYTHON (a Python with the homeassistant package) is not set"))
+struct HomeAssistantSchemaTests {
+    @Test func everyDiscoveryMessagePassesHomeAssistantsSchemas() async throws {
+        let tests = MQTTTests()
+        let port = try MosquittoBroker.freePort()
+        try await tests.withSetup("[http]\nlisten = \"127.0.0.1:\(port)\"") { setup in
+            let run = try await imu("run", "--config", setup.rules, "--sim", "still", "--virtual-time", "--duration", "1", within: 60)
+            try #require(run.succeeded, "\(run)")
+            #expect(await setup.subscriber.wait(within: 10) { $0.contains { $0.topic == "imu/twin/availability" && $0.payload == "offline" } })
+            let lines = setup.subscriber.messages.filter { $0.topic.hasPrefix("homeassistant/") && $0.topic.hasSuffix("/config") }
+                .map { "\($0.topic)\t\($0.payload)\n" }.joined()
+            let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .deletingLastPathComponent().appendingPathComponent("Scripts/check-ha-discovery.py").path
+            let check = Process()
+            check.executableURL = URL(fileURLWithPath: ProcessInfo.processInfo.environment["IMU_HA_PYTHON"]!)
+            check.arguments = [script]
+            let input = Pipe(), output = Pipe()
+            check.standardInput = input
+            check.standardOutput = output
+            check.standardError = output
+            try check.run()
+            input.fileHandleForWriting.write(Data(lines.utf8))
+            try input.fileHandleForWriting.close()
+            let report = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            check.waitUntilExit()
+            #expect(check.terminationStatus == 0, "\(report)")
+            #expect(report.contains("14 config messages, 0 invalid"), "\(report)")
+        }
+    }
+}
