@@ -215,6 +215,7 @@ public final class MQTTPublisher: @unchecked Sendable {
                 .stopping, command: MQTTCommands.commandName(command), detail: "the daemon is stopping; not carried out"))
         }
         commands.removeAll()
+        tellRefusalsLocked(force: true)
         if announces {
             outbox.append(.init(topic: settings.availabilityTopic, payload: "offline", qos: 1, retain: true, isEvent: false))
             condition.signal()
@@ -279,6 +280,7 @@ public final class MQTTPublisher: @unchecked Sendable {
             condition.unlock()
         }
         while !stopping {
+            tellRefusalsLocked(force: false)
             if connected && announce && announces {
                 announce = false
                 condition.unlock()
@@ -504,15 +506,20 @@ public final class MQTTPublisher: @unchecked Sendable {
         if let answer {
             outbox.append(.init(topic: settings.commandResultTopic, payload: answer, qos: 1, isEvent: false))
         }
-        let now = Date()
-        if now >= nextRefusalReport {
-            nextRefusalReport = now.addingTimeInterval(5)
-            let told = refusalsUntold.sorted { $0.key.rawValue < $1.key.rawValue }
-                .map { "\($0.value) \($0.key.explanation)" }.joined(separator: ", ")
-            refusalsUntold = [:]
-            log(.warning, "MQTT: commands on \(settings.commandTopic) refused: \(told) (\(refusals.values.reduce(0, +)) since the start)")
-        }
+        tellRefusalsLocked(force: false)
         condition.broadcast()
+    }
+
+    /// Logs the refusals not told yet: once their 5 s are over (the sender thread looks at
+    /// least twice a second), or at once with `force` (the stop). The lock held.
+    private func tellRefusalsLocked(force: Bool) {
+        let now = Date()
+        guard !refusalsUntold.isEmpty, force || now >= nextRefusalReport else { return }
+        nextRefusalReport = now.addingTimeInterval(5)
+        let told = refusalsUntold.sorted { $0.key.rawValue < $1.key.rawValue }
+            .map { "\($0.value) \($0.key.explanation)" }.joined(separator: ", ")
+        refusalsUntold = [:]
+        log(.warning, "MQTT: commands on \(settings.commandTopic) refused: \(told) (\(refusals.values.reduce(0, +)) since the start)")
     }
 
     /// Once until the next connection: why the broker cannot be reached (the lock held).
