@@ -115,6 +115,48 @@ import Testing
         #expect(fired < firings / 10, "\(fired) lines for \(firings) firings")
     }
 
+    /// A reload to 5 000 rules: motion goes on while they are read and checked (it stopped for
+    /// the whole load, 7.5 s, when the acquisition thread did it), and they are in force after.
+    @Test func aReloadToFiveThousandRulesDoesNotStopMotion() throws {
+        let rules = try temporaryRules(Self.toggleRules(1))
+        defer { unlink(rules) }
+        let device = try SimulatedHardware.open(
+            profile: BoardCatalog.standard().profile(named: "sim"), scenario: MotionScenarios.named("still")!, errors: .typical)
+        let journal = Journal()
+        var settings = Daemon.Settings(rulesFile: rules)
+        settings.duration = 1_000_000
+        settings.calibrationSearchPath = []
+        let daemon = try Daemon(settings: settings, device: device, gpio: try device.headerGPIO(), log: Logger(label: "test") { _ in journal })
+        let motionTimes = Mutex<[ContinuousClock.Instant]>([])
+        _ = daemon.engine.observe([.motion]) { _ in motionTimes.withLock { $0.append(.now) } }
+        let text = Self.toggleRules(5_000)
+        var askedAt: ContinuousClock.Instant?
+        daemon.takeReloadRequest = {
+            guard askedAt == nil, device.clock.now >= 2 else { return false }
+            try? text.write(toFile: rules, atomically: true, encoding: .utf8)
+            askedAt = .now
+            return true
+        }
+        let started = ContinuousClock.now
+        var reloadedAt: ContinuousClock.Instant?
+        daemon.shouldStop = {
+            if reloadedAt == nil, journal.all.contains(where: { $0.text == "rules reloaded" || $0.text.hasPrefix("rules not reloaded") }) {
+                reloadedAt = .now
+            }
+            return (reloadedAt.map { .now - $0 > .milliseconds(300) } ?? false) || .now - started > .seconds(300)
+        }
+        try daemon.run()
+        let reloaded = try #require(journal.all.first { $0.text == "rules reloaded" }, "\(journal.all.map(\.text))")
+        #expect(reloaded.metadata["rules"] == "5000")
+        let took = try #require(reloaded.metadata["took_s"].flatMap { Double("\($0)") })
+        let (asked, done) = (try #require(askedAt), try #require(reloadedAt))
+        let during = motionTimes.withLock { times in times.filter { $0 >= asked && $0 <= done } }
+        let gaps = zip(during, during.dropFirst()).map { $1 - $0 }
+        let longest = gaps.max() ?? (done - asked)
+        let seconds = Double(longest.components.seconds) + Double(longest.components.attoseconds) * 1e-18
+        #expect(during.count > 10 && seconds < took / 2, "longest pause in motion \(seconds) s while the load took \(took) s (\(during.count) motions)")
+    }
+
     /// The reloader on its own, with a load that blocks until released and a clock the test
     /// moves: the acquisition thread never waits; a load past its deadline is given up, and a
     /// new one refused while it is stuck, then allowed once it returns.
