@@ -110,15 +110,15 @@ struct RunCommand: ParsableCommand {
     }
 
     func serve(log: Logger) throws {
-        let device = try source.open()
         if mqttForget {
+            // Only the topics are needed: no IMU is opened (it may be gone, or held by the daemon).
             guard let mqttSettings = try Daemon.mqttSettings(for: daemonSettings) else {
                 throw CommandError("--mqtt-forget needs --mqtt URL or an [mqtt] table in \(config)")
             }
             do {
                 try MQTTPublisher.forget(
                     settings: mqttSettings,
-                    discovery: HomeAssistantDiscovery(settings: mqttSettings, model: device.summary, softwareVersion: IMUVersion.current))
+                    discovery: HomeAssistantDiscovery(settings: mqttSettings, model: "", softwareVersion: IMUVersion.current))
             } catch {
                 throw CommandError("\(error)")
             }
@@ -126,6 +126,7 @@ struct RunCommand: ParsableCommand {
             return
         }
         removeInterruptedSaves(log: log)
+        let device = try source.open()
         let gpio: HeaderGPIO
         gpio = try CommandError.wrapping { try device.headerGPIO(catalog: Hardware.catalog()) }
         let daemon = try Daemon(settings: daemonSettings, device: device, gpio: gpio, log: log)

@@ -14,37 +14,68 @@ public protocol TOMLSchemaDecoder {
 
 /// Reads a configuration file as UTF-8 text, at most `TOMLLimits.configuration.maximumBytes`
 /// of it (a larger file is refused before it is read whole); errors name the file.
+///
+/// Only a regular file is read: the path is opened without blocking and checked with fstat on
+/// the open descriptor, so a FIFO, a socket or a device put in the file's place is refused at
+/// once (a FIFO opened the ordinary way waits for a writer: a reload that read one would hang).
 public func readConfigurationText(_ path: String, what: String) throws(ConfigFileError) -> String {
-    let limit = TOMLLimits.configuration.maximumBytes
-    // Opened without blocking and checked before reading: a FIFO or a device at the path must
-    // not hang the reader (a daemon's reload), and every refusal says why.
-    let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-    guard fd >= 0 else {
-        let code = errno
-        let reason = code == ENOENT ? "there is no such file" : String(cString: strerror(code)).lowercased()
-        throw ConfigFileError(file: path, line: 0, message: "cannot read the \(what): \(reason)")
-    }
-    let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
-    defer { try? handle.close() }
-    var status = stat()
-    guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
-        let kind = status.st_mode & S_IFMT == S_IFDIR ? "a folder" : "not a regular file"
-        throw ConfigFileError(file: path, line: 0, message: "cannot read the \(what): it is \(kind)")
-    }
-    let data: Data
-    do {
-        data = try handle.read(upToCount: limit + 1) ?? Data()
-    } catch {
-        let reason = (error as NSError).userInfo[NSUnderlyingErrorKey].map { "\($0)" } ?? "\(error.localizedDescription)"
-        throw ConfigFileError(file: path, line: 0, message: "cannot read the \(what) (\(reason))")
-    }
-    guard data.count <= limit else {
-        throw ConfigFileError(file: path, line: 0, message: "the \(what) is larger than \(limit / 1024) KiB; is it the right file?")
-    }
-    guard let text = String(data: data, encoding: .utf8) else {
+    let data = try readRegularFile(path, what: what, limit: TOMLLimits.configuration.maximumBytes)
+    guard let text = String(validating: data, as: UTF8.self) else {
         throw ConfigFileError(file: path, line: 0, message: "the \(what) is not UTF-8 text")
     }
     return text
+}
+
+/// The bytes of the regular file at `path`, refused (with the path and what it is instead)
+/// when it is anything else, and refused unread past `limit` bytes.
+public func readRegularFile(_ path: String, what: String, limit: Int) throws(ConfigFileError) -> [UInt8] {
+    let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
+    guard fd >= 0 else {
+        // The reason, in words: a missing file is the usual mistake (a typo in --board or --config).
+        let reason = errno == ENOENT ? ": there is no such file" : " (\(String(cString: strerror(errno))))"
+        throw ConfigFileError(file: path, line: 0, message: "cannot read the \(what)\(reason)")
+    }
+    defer { close(fd) }
+    var status = stat()
+    guard fstat(fd, &status) == 0 else {
+        throw ConfigFileError(file: path, line: 0, message: "cannot read the \(what) (\(String(cString: strerror(errno))))")
+    }
+    let kind = status.st_mode & S_IFMT
+    guard kind == S_IFREG else {
+        throw ConfigFileError(
+            file: path, line: 0, message: "the \(what) must be a regular file; this path is \(fileKindName(kind)), not read")
+    }
+    guard Int(status.st_size) <= limit else {
+        throw ConfigFileError(file: path, line: 0, message: "the \(what) is larger than \(limit / 1024) KiB; is it the right file?")
+    }
+    // Read to the end, not to st_size: the file may grow between fstat and read (still bounded).
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 64 << 10)
+    while bytes.count <= limit {
+        let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        if count < 0 {
+            if errno == EINTR { continue }
+            throw ConfigFileError(file: path, line: 0, message: "cannot read the \(what) (\(String(cString: strerror(errno))))")
+        }
+        if count == 0 { break }
+        bytes.append(contentsOf: chunk[0..<count])
+    }
+    guard bytes.count <= limit else {
+        throw ConfigFileError(file: path, line: 0, message: "the \(what) is larger than \(limit / 1024) KiB; is it the right file?")
+    }
+    return bytes
+}
+
+/// What a path that is not a regular file is, in the words `ls -l` readers know.
+func fileKindName(_ kind: mode_t) -> String {
+    switch kind {
+    case S_IFIFO: "a FIFO (named pipe)"
+    case S_IFDIR: "a directory"
+    case S_IFCHR: "a character device"
+    case S_IFBLK: "a block device"
+    case S_IFSOCK: "a socket"
+    default: "not a regular file"
+    }
 }
 
 extension TOMLSchemaDecoder {

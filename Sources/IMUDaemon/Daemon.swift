@@ -90,6 +90,10 @@ public final class Daemon: @unchecked Sendable {
     private let mqttSettings: MQTTSettings?
     private var mqtt: DaemonMQTT?
     private let dropWarnings = WarningThrottle()
+    /// Reads and checks reloaded rules off the acquisition thread (SIGHUP, MQTT `reload`).
+    private var reloader: RulesReloader!
+    /// "rule fired" lines, at most a few a second; the rest counted.
+    private var firedLog = RuleFiredLogLimit()
     private var toldPulseScheduling = false
     /// The web dashboard's settings (`[http]`, `--http`), and the dashboard while it runs.
     let httpSettings: HTTPSettings?
@@ -131,6 +135,18 @@ public final class Daemon: @unchecked Sendable {
             rateHz: settings.rateHz, duration: settings.duration, calibration: calibration,
             headingFilterDegrees: Self.headingFilter(rules), lowPower: lowPower,
             learnedGyroOffsetsDirectory: settings.learnedGyroOffsetsDirectory))
+        // The chip is asked for line names from the loading thread; every chip locks itself
+        // (libgpiod's lookups open their own line handles; the twin's and the reacquiring
+        // chip's state is under a lock).
+        nonisolated(unsafe) let gpio = gpio
+        let path = settings.rulesFile
+        reloader = RulesReloader(deadline: Self.reloadDeadline) {
+            do throws(DaemonError) {
+                return .loaded(try Self.loadRules(path, gpio: gpio))
+            } catch {
+                return .refused(error.description)
+            }
+        }
         runner.commands.onOutput = { [log] rule, pid, line in
             log.info("command output: \(line)", metadata: ["rule": "\(rule)", "pid": "\(pid)"])
         }
@@ -160,7 +176,8 @@ public final class Daemon: @unchecked Sendable {
         if let mqttSettings {
             do {
                 let mqtt = try DaemonMQTT(
-                    settings: mqttSettings, model: device.summary, softwareVersion: settings.softwareVersion, commands: mqttCommands, log: log)
+                    settings: mqttSettings, model: device.summary, softwareVersion: settings.softwareVersion,
+                    configurationURL: httpSettings.map(Self.dashboardURL), commands: mqttCommands, log: log)
                 self.mqtt = mqtt
             } catch {
                 throw DaemonError("\(error)")
@@ -173,6 +190,9 @@ public final class Daemon: @unchecked Sendable {
         engine.housekeeping = { [self] in reloadIfAsked() }
         engine.shouldStop = { [self] in shouldStop() }
         defer {
+            // A reload still being read at the stop: its outcome told, not applied.
+            for report in reloader.settle(timeout: 1) { tell(report, applying: false) }
+            flushFiredLog()
             runner.stop()
             Self.makeSafe(runner, rules: rules)
             mqtt?.stop()
@@ -212,7 +232,11 @@ public final class Daemon: @unchecked Sendable {
         if !rules.rules.isEmpty {
             rulesObserver = engine.observe([.events]) { [self] output in
                 guard case .event(let event) = output else { return }
-                for rule in ruleEngine.fire(event) { fire(rule, for: event) }
+                let fired = ruleEngine.fire(event)
+                guard !fired.isEmpty else { return }
+                // Formatted once for every rule it fires.
+                let line = event.jsonLine
+                for rule in fired { fire(rule, for: event, line: line) }
             }
         }
         if let mqtt {
@@ -240,39 +264,78 @@ public final class Daemon: @unchecked Sendable {
         }
     }
 
+    /// How long a reload may read and check the rules file before it is given up.
+    static let reloadDeadline = 10.0
+
+    /// On the acquisition thread between batches: passes reload requests to the loading thread,
+    /// and swaps in rules it has checked (the swap itself is a few dictionary lookups per rule).
     private func reloadIfAsked() {
         let fromBroker = mqttCommands.reload.take()
-        guard takeReloadRequest() || fromBroker else { return }
-        do throws(DaemonError) {
-            let reloaded = try Self.loadRules(settings.rulesFile, gpio: gpio)
-            let newRunner: ActionRunner
-            do {
-                newRunner = try ActionRunner(
-                    rules: reloaded.rules, chip: gpio.chip, headerPins: gpio.headerPins, reusing: runner,
-                    commandLimits: reloaded.commandLimits)
-            } catch {
-                throw DaemonError("\(error)")
+        let fromSignal = takeReloadRequest()
+        if fromSignal || fromBroker { reloader.request(askedByBroker: fromBroker) }
+        for report in reloader.poll() { tell(report, applying: true) }
+        let skipped = firedLog.flush(now: ProcessInfo.processInfo.systemUptime, force: false)
+        if skipped.count > 0 { logSkipped(skipped) }
+    }
+
+    private func tell(_ report: RulesReloader.Report, applying: Bool) {
+        let path = settings.rulesFile
+        switch report {
+        case let .finished(.loaded(reloaded), seconds, broker):
+            guard applying else {
+                log.notice("rules reload finished at the stop; not applied", metadata: ["rules": "\(reloaded.rules.count)"])
+                if broker { mqttCommands.reload.answer(.refused("the daemon stopped before the new rules were applied")) }
+                return
             }
-            // The old rules' commands do not outlive them.
-            runner.commands.stopAll()
-            rules = reloaded
-            runner = newRunner
-            ruleEngine = RuleEngine(rules: rules.rules)
-            let heading = Self.headingFilter(rules)
-            engine.changePipeline { $0.setHeadingFilter(degrees: heading) }
-            observeRules()
-            log.notice("rules reloaded", metadata: ["rules": "\(rules.rules.count)"])
-            tellPulseScheduling()
-            if fromBroker { mqttCommands.reload.answer(.reloaded(rules: rules.rules.count)) }
-        } catch {
-            log.error("rules not reloaded, keeping the old ones: \(error)")
-            if fromBroker { mqttCommands.reload.answer(.refused("rules not reloaded, keeping the old ones: \(error)")) }
+            do throws(DaemonError) {
+                try apply(reloaded)
+                log.notice("rules reloaded", metadata: ["rules": "\(rules.rules.count)", "took_s": "\(Self.seconds(seconds))"])
+                tellPulseScheduling()
+                if broker { mqttCommands.reload.answer(.reloaded(rules: rules.rules.count)) }
+            } catch {
+                refuse("\(error)", broker: broker)
+            }
+        case let .finished(.refused(reason), _, broker):
+            refuse(reason, broker: broker)
+        case let .abandoned(seconds, broker):
+            refuse("\(path): reading and checking it took more than \(Self.seconds(seconds)) s; given up", broker: broker)
+        case let .refusedWhileStuck(broker):
+            refuse("\(path): an earlier reload is still stuck reading it", broker: broker)
         }
+    }
+
+    private func refuse(_ reason: String, broker: Bool) {
+        log.error("rules not reloaded, keeping the old ones: \(reason)")
+        if broker { mqttCommands.reload.answer(.refused("rules not reloaded, keeping the old ones: \(reason)")) }
+    }
+
+    private static func seconds(_ value: Double) -> String { String(format: "%.3f", value) }
+
+    /// Swaps checked rules in: their lines requested (lines both sets drive carry over with
+    /// their pulses), the old rules' commands stopped.
+    private func apply(_ reloaded: RulesFile) throws(DaemonError) {
+        let newRunner: ActionRunner
+        do {
+            newRunner = try ActionRunner(
+                rules: reloaded.rules, chip: gpio.chip, headerPins: gpio.headerPins, reusing: runner,
+                commandLimits: reloaded.commandLimits)
+        } catch {
+            throw DaemonError("\(error)")
+        }
+        // The old rules' commands do not outlive them.
+        runner.commands.stopAll()
+        flushFiredLog()
+        rules = reloaded
+        runner = newRunner
+        ruleEngine = RuleEngine(rules: rules.rules)
+        let heading = Self.headingFilter(rules)
+        engine.changePipeline { $0.setHeadingFilter(degrees: heading) }
+        observeRules()
     }
 
     /// Runs a rule's actions at once (GPIO lines change before the next sample is read) and
     /// logs what it did.
-    private func fire(_ rule: Rule, for event: MotionEvent) {
+    private func fire(_ rule: Rule, for event: MotionEvent, line eventLine: String) {
         let log = self.log
         let failures = runner.run(rule, for: event) { outcome in
             var metadata: Logger.Metadata = [
@@ -290,7 +353,7 @@ public final class Daemon: @unchecked Sendable {
             case .stopped: log.notice("command stopped", metadata: metadata)
             }
         }
-        var metadata: Logger.Metadata = ["rule": "\(rule.name)", "event": "\(event.jsonLine)"]
+        var metadata: Logger.Metadata = ["rule": "\(rule.name)", "event": "\(eventLine)"]
         var levels: [GPIOLevel] = []
         for case .gpio(let target, _) in rule.actions {
             if let line = runner.line(for: target) {
@@ -298,8 +361,14 @@ public final class Daemon: @unchecked Sendable {
                 levels.append(GPIOLevel(name: "GPIO\(line.offset)", offset: Int(line.offset), high: line.isHigh))
             }
         }
-        dashboard?.ruleFired(rule: rule.name, eventLine: event.jsonLine, timestamp: event.timestamp, lines: levels)
-        log.info("rule fired", metadata: metadata)
+        dashboard?.ruleFired(rule: rule.name, eventLine: eventLine, timestamp: event.timestamp, lines: levels)
+        switch firedLog.take(now: ProcessInfo.processInfo.systemUptime) {
+        case .log(let skipped):
+            if skipped.count > 0 { logSkipped(skipped) }
+            log.info("rule fired", metadata: metadata)
+        case .skip:
+            break
+        }
         for failure in failures {
             if let launch = failure as? CommandSupervisor.LaunchError, launch.dropped {
                 if dropWarnings.allows() { log.warning("command not launched: \(launch)", metadata: ["rule": "\(rule.name)"]) }
@@ -307,6 +376,19 @@ public final class Daemon: @unchecked Sendable {
                 log.error("action failed: \(failure)", metadata: ["rule": "\(rule.name)"])
             }
         }
+    }
+
+    private func logSkipped(_ skipped: RuleFiredLogLimit.Skipped) {
+        log.info("rules fired without a line each", metadata: [
+            "count": "\(skipped.count)", "over_s": "\(Self.seconds(skipped.seconds))",
+            "limit": "\(RuleFiredLogLimit.linesPerWindow) lines per \(Self.seconds(RuleFiredLogLimit.window)) s",
+        ])
+    }
+
+    /// The count of unlogged firings, told before the rules change or the daemon stops.
+    private func flushFiredLog() {
+        let skipped = firedLog.flush(now: ProcessInfo.processInfo.systemUptime)
+        if skipped.count > 0 { logSkipped(skipped) }
     }
 
     /// One line on how pulses will end: on a real-time thread, or (a warning) on an ordinary

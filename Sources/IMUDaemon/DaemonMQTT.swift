@@ -15,8 +15,10 @@ public final class DaemonMQTT: @unchecked Sendable {
     private var lastMotionTime = -Double.infinity
     private let motionEvery: Double
 
-    public init(settings: MQTTSettings, model: String, softwareVersion: String, commands: MQTTCommands, log: Logger) throws {
-        let discovery = HomeAssistantDiscovery(settings: settings, model: model, softwareVersion: softwareVersion)
+    public init(settings: MQTTSettings, model: String, softwareVersion: String, configurationURL: String? = nil,
+                commands: MQTTCommands, log: Logger) throws {
+        let discovery = HomeAssistantDiscovery(
+            settings: settings, model: model, softwareVersion: softwareVersion, configurationURL: configurationURL)
         motionEvery = min(0.25, Double(settings.motionIntervalMilliseconds) / 2000)
         publisher = try MQTTPublisher(
             settings: settings, discovery: discovery,
@@ -50,15 +52,23 @@ public final class DaemonMQTT: @unchecked Sendable {
     public func update(_ motion: DeviceMotion) {
         guard motion.timestamp - lastMotionTime >= motionEvery else { return }
         lastMotionTime = motion.timestamp
+        publisher.update(motion: Self.motionJSON(motion, orientation: orientation))
+    }
+
+    /// The motion topic's JSON: Euler angles and heading in degrees, the orientation (null
+    /// before the first one: Home Assistant's "unknown", not a state named so) and the
+    /// compass calibration (null without a magnetometer).
+    static func motionJSON(_ motion: DeviceMotion, orientation: DeviceOrientation) -> String {
         let euler = motion.attitude.quaternion.eulerAngles
         let degrees = 180 / Double.pi
         let heading = motion.heading.map { number($0 >= 359.995 ? 0 : $0, 2) } ?? "null"
         let accuracy = motion.magneticField.map { "\"\($0.accuracy)\"" } ?? "null"
-        publisher.update(motion: """
+        let orientation = orientation == .unknown ? "null" : "\"\(orientation.rawValue)\""
+        return """
             {"t":\(number(motion.timestamp, 6)),"roll_deg":\(number(euler.roll * degrees, 2)),"pitch_deg":\(number(euler.pitch * degrees, 2)),\
-            "yaw_deg":\(number(euler.yaw * degrees, 2)),"heading_deg":\(heading),"orientation":"\(orientation.rawValue)",\
+            "yaw_deg":\(number(euler.yaw * degrees, 2)),"heading_deg":\(heading),"orientation":\(orientation),\
             "mag_accuracy":\(accuracy)}
-            """)
+            """
     }
 
     public func stop() { publisher.stop(timeout: 2) }

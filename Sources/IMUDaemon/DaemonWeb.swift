@@ -16,6 +16,15 @@ extension Daemon {
         }
     }
 
+    /// The dashboard's address as another machine (Home Assistant's device page) reaches it:
+    /// a wildcard address becomes this machine's host name.
+    static func dashboardURL(_ http: HTTPSettings) -> String {
+        var host = http.host
+        if host == "0.0.0.0" || host == "::" || host == "" { host = ProcessInfo.processInfo.hostName }
+        if host.contains(":") { host = "[\(host)]" }
+        return "http://\(host):\(http.port)/"
+    }
+
     func startDashboard(_ http: HTTPSettings) throws(DaemonError) -> Dashboard {
         let environment = ProcessInfo.processInfo.environment
         let engine = self.engine

@@ -32,8 +32,12 @@ public enum HeaderPinAdvice {
 /// either. (The rules decoder cannot check it: the chip's names are known only at run time.)
 public enum RuleLineCheck {
     public static func check(_ rules: RulesFile, chip: any GPIOChip, file: String) throws(DaemonError) {
+        // Each name asked of the chip once: thousands of rules name a handful of lines, and a
+        // real chip answers by walking its lines.
+        var known = Set<String>()
         for rule in rules.rules {
-            for case .gpio(.lineName(let name), _) in rule.actions {
+            for case .gpio(.lineName(let name), _) in rule.actions where !known.contains(name) {
+                known.insert(name)
                 do {
                     _ = try chip.lineOffset(named: name)
                 } catch {

@@ -18,24 +18,56 @@ public struct HomeAssistantDiscovery: Sendable {
     /// "LSM9DS1 on sense-hat".
     public let model: String
     public let softwareVersion: String
+    /// The web dashboard's address when it runs (the device page links to it).
+    public let configurationURL: String?
 
-    public init(settings: MQTTSettings, model: String, softwareVersion: String) {
+    public init(settings: MQTTSettings, model: String, softwareVersion: String, configurationURL: String? = nil) {
         self.settings = settings
         self.model = model
         self.softwareVersion = softwareVersion
+        self.configurationURL = configurationURL
     }
+
+    /// `DeviceOrientation`'s known values (all but `unknown`, which is sent as null).
+    public static let orientations = ["portrait", "portraitUpsideDown", "landscapeLeft", "landscapeRight", "faceUp", "faceDown"]
+    /// `MagneticFieldCalibrationAccuracy`'s values (null without a magnetometer).
+    public static let magnetometerAccuracies = ["uncalibrated", "low", "medium", "high"]
 
     /// The event types of each event entity, in the words `imu events` uses.
     public static let eventTypes: [(type: String, name: String, values: [String])] = [
         ("shake", "Shake", ["began", "ended", "cancelled"]),
         ("slap", "Slap", ["left", "right"]),
-        ("orientation", "Orientation change", ["portrait", "portraitUpsideDown", "landscapeLeft", "landscapeRight", "faceUp", "faceDown"]),
+        ("orientation", "Orientation change", orientations),
     ]
 
-    static let sensors: [(key: String, name: String, degrees: Bool)] = [
-        ("roll_deg", "Roll", true), ("pitch_deg", "Pitch", true), ("yaw_deg", "Yaw", true), ("heading_deg", "Heading", true),
-        ("orientation", "Orientation", false), ("mag_accuracy", "Compass calibration", false),
+    /// The sensors read from the motion topic. `options`: an enum sensor's states; nil: a
+    /// number of degrees. `diagnostic`: about the device's health, not its motion.
+    static let sensors: [(key: String, name: String, options: [String]?, diagnostic: Bool)] = [
+        ("roll_deg", "Roll", nil, false), ("pitch_deg", "Pitch", nil, false), ("yaw_deg", "Yaw", nil, false),
+        ("heading_deg", "Heading", nil, false),
+        ("orientation", "Orientation", orientations, false),
+        ("mag_accuracy", "Compass calibration", magnetometerAccuracies, true),
     ]
+
+    /// Each entity's unique id, one per entity across components. The orientation event entity
+    /// and the orientation sensor both read `orientation`: the sensor's id says it is the sensor
+    /// (the other ids stay as they were, so upgrading keeps those entities).
+    func uniqueID(_ component: String, _ object: String) -> String {
+        component == "sensor" && Self.eventTypes.contains(where: { $0.type == object })
+            ? "imu_\(node)_\(object)_sensor" : "imu_\(node)_\(object)"
+    }
+
+    /// Seconds after which Home Assistant shows a motion sensor as unavailable when no motion
+    /// came: a hung sample loop must not leave stale values "online". Five motion intervals,
+    /// at least 10 s.
+    var expireAfterSeconds: Int {
+        max(10, (settings.motionIntervalMilliseconds * 5 + 999) / 1000)
+    }
+
+    /// The origin block: what sent the discovery messages.
+    var originBlock: String {
+        JSON.object([("name", JSON.string("imu")), ("sw", JSON.string(softwareVersion))])
+    }
 
     static let triggers: [(type: String, subtypes: [String])] = [
         ("shake", ["began", "ended", "cancelled"]), ("slap", ["left", "right"]),
@@ -54,7 +86,7 @@ public struct HomeAssistantDiscovery: Sendable {
             ("model", JSON.string(model)),
             ("manufacturer", JSON.string("imu (Core Motion for Linux boards)")),
             ("sw_version", JSON.string(softwareVersion)),
-        ])
+        ] + (configurationURL.map { [("configuration_url", JSON.string($0))] } ?? []))
     }
 
     /// Every config message, in a fixed order.
@@ -64,26 +96,36 @@ public struct HomeAssistantDiscovery: Sendable {
         for event in Self.eventTypes {
             out.append(Config(topic: configTopic("event", event.type), payload: JSON.object([
                 ("name", JSON.string(event.name)),
-                ("unique_id", JSON.string("imu_\(node)_\(event.type)")),
+                ("unique_id", JSON.string(uniqueID("event", event.type))),
                 ("state_topic", JSON.string(settings.eventTopic(type: event.type))),
                 ("event_types", JSON.array(event.values.map(JSON.string))),
                 availability,
                 ("device", deviceBlock),
+                ("o", originBlock),
             ])))
         }
         for sensor in Self.sensors {
             var fields: [(String, String)] = [
                 ("name", JSON.string(sensor.name)),
-                ("unique_id", JSON.string("imu_\(node)_\(sensor.key)")),
+                ("unique_id", JSON.string(uniqueID("sensor", sensor.key))),
                 ("state_topic", JSON.string(settings.motionTopic)),
+                // null (no heading yet, no magnetometer) renders as "None": Home Assistant's
+                // "unknown", never a state of its own.
                 ("value_template", JSON.string("{{ value_json.\(sensor.key) }}")),
+                ("expire_after", "\(expireAfterSeconds)"),
             ]
-            if sensor.degrees {
+            if let options = sensor.options {
+                fields.append(("device_class", JSON.string("enum")))
+                fields.append(("options", JSON.array(options.map(JSON.string))))
+            } else {
                 fields.append(("unit_of_measurement", JSON.string("°")))
                 fields.append(("state_class", JSON.string("measurement")))
+                fields.append(("suggested_display_precision", "1"))
             }
+            if sensor.diagnostic { fields.append(("entity_category", JSON.string("diagnostic"))) }
             fields.append(availability)
             fields.append(("device", deviceBlock))
+            fields.append(("o", originBlock))
             out.append(Config(topic: configTopic("sensor", sensor.key), payload: JSON.object(fields)))
         }
         for trigger in Self.triggers {
@@ -96,6 +138,7 @@ public struct HomeAssistantDiscovery: Sendable {
                     ("payload", JSON.string(subtype)),
                     ("value_template", JSON.string("{{ value_json.event_type }}")),
                     ("device", deviceBlock),
+                    ("o", originBlock),
                 ])))
             }
         }

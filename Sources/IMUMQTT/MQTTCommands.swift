@@ -75,8 +75,42 @@ public final class MQTTCommands: Sendable {
         return .command(command)
     }
 
+    /// A refusal's answer: `{"command":…,"error":…,"reason":…}` (no command when unknown).
+    static func refusal(_ reason: CommandRefusal, command: String? = nil, detail: String) -> String {
+        let named = command.map { [("command", JSON.string($0))] } ?? []
+        return JSON.object(named + [("error", JSON.string(detail)), ("reason", JSON.string(reason.rawValue))])
+    }
+
+    /// The command a message names, if it is a small JSON object with one (for answers).
+    static func commandName(_ json: String) -> String? {
+        guard case .command(let name) = parse(json) else { return nil }
+        return name.count > 40 ? String(name.prefix(40)) + "…" : name
+    }
+
     static func object(_ command: String, _ fields: [(String, String)]) -> String {
         JSON.object([("command", JSON.string(command))] + fields)
+    }
+}
+
+/// Why a command message was not carried out, in the words of the answer's `reason`.
+public enum CommandRefusal: String, Sendable, CaseIterable {
+    /// Published with the retain flag: it would run again at every start.
+    case retained
+    /// Over `MQTTCommands.maximumBytes`: refused before it is copied.
+    case tooLarge = "too large"
+    /// The queue of commands waiting for the daemon is full.
+    case busy
+    /// The daemon stopped before getting to it.
+    case stopping
+
+    /// For the log: "3 retained (ignored and cleared)".
+    var explanation: String {
+        switch self {
+        case .retained: "retained (ignored and cleared: commands are published without the retain flag)"
+        case .tooLarge: "too large (over \(MQTTCommands.maximumBytes) bytes)"
+        case .busy: "busy (\(MQTTPublisher.commandQueueLimit) commands already waiting)"
+        case .stopping: "not carried out (the daemon stopped)"
+        }
     }
 }
 

@@ -44,6 +44,11 @@ public final class MQTTPublisher: @unchecked Sendable {
     private var libraryError: String?
     /// Online, discovery and subscriptions after each connect (off for `forget`).
     private var announces = true
+    /// Commands refused unread or unrun, by reason (`CommandRefusal`), and the refusals not
+    /// yet told in the log (at most one warning per 5 s tells them).
+    private var refusals: [CommandRefusal: Int] = [:]
+    private var refusalsUntold: [CommandRefusal: Int] = [:]
+    private var nextRefusalReport = Date.distantPast
     /// Counters for status and tests.
     public private(set) var eventsPublished = 0
     public private(set) var connections = 0
@@ -118,10 +123,12 @@ public final class MQTTPublisher: @unchecked Sendable {
         mosquitto_message_callback_set(client) { _, context, message in
             guard let message = message?.pointee, let publisher = MQTTPublisher.from(context) else { return }
             let topic = String(cString: message.topic)
-            let payload = message.payload.map {
-                String(decoding: UnsafeRawBufferPointer(start: $0, count: Int(message.payloadlen)), as: UTF8.self)
-            } ?? ""
-            publisher.received(topic: topic, payload: payload)
+            let length = Int(max(0, message.payloadlen))
+            // The length is checked before the payload is copied: a 100 MB message is refused
+            // without a second 100 MB of it.
+            publisher.received(topic: topic, length: length, retained: message.retain) {
+                message.payload.map { String(decoding: UnsafeRawBufferPointer(start: $0, count: length), as: UTF8.self) } ?? ""
+            }
         }
     }
 
@@ -202,6 +209,13 @@ public final class MQTTPublisher: @unchecked Sendable {
     public func stop(timeout: Double = 2) {
         let deadline = Date().addingTimeInterval(timeout)
         condition.lock()
+        // Commands still waiting are answered: the daemon stops before carrying them out.
+        for command in commands {
+            refuseLocked(.stopping, answering: MQTTCommands.refusal(
+                .stopping, command: MQTTCommands.commandName(command), detail: "the daemon is stopping; not carried out"))
+        }
+        commands.removeAll()
+        tellRefusalsLocked(force: true)
         if announces {
             outbox.append(.init(topic: settings.availabilityTopic, payload: "offline", qos: 1, retain: true, isEvent: false))
             condition.signal()
@@ -266,6 +280,7 @@ public final class MQTTPublisher: @unchecked Sendable {
             condition.unlock()
         }
         while !stopping {
+            tellRefusalsLocked(force: false)
             if connected && announce && announces {
                 announce = false
                 condition.unlock()
@@ -427,16 +442,84 @@ public final class MQTTPublisher: @unchecked Sendable {
         condition.unlock()
     }
 
-    private func received(topic: String, payload: String) {
+    /// At most this many commands wait for the command thread; more are refused as busy.
+    static let commandQueueLimit = 16
+
+    private func received(topic: String, length: Int, retained: Bool, payload: () -> String) {
+        if topic == settings.homeAssistantStatusTopic {
+            guard length <= 64 else { return }
+            let text = payload()
+            condition.lock()
+            if text == "online" { announce = true }
+            condition.broadcast()
+            condition.unlock()
+            return
+        }
+        guard topic == settings.commandTopic, settings.allowCommands else { return }
+        if retained {
+            // A retained command would run at every start of the daemon (and of every other
+            // subscriber): ignored, and cleared with an empty retained message.
+            if length > 0 {
+                send(topic: settings.commandTopic, payload: "", qos: 1, retain: true)
+                refuse(.retained, answering: nil)
+            }
+            return
+        }
+        // An empty message is what clearing a retained one delivers: not a command.
+        guard length > 0 else { return }
+        guard length <= MQTTCommands.maximumBytes else {
+            refuse(.tooLarge, answering: MQTTCommands.refusal(
+                .tooLarge, detail: "the message is \(length) bytes; a command is at most \(MQTTCommands.maximumBytes)"))
+            return
+        }
+        let text = payload()
         condition.lock()
         defer { condition.unlock() }
-        if topic == settings.homeAssistantStatusTopic {
-            if payload == "online" { announce = true }
-        } else if topic == settings.commandTopic, settings.allowCommands {
-            // Bounded: a flood of commands cannot grow memory.
-            if commands.count < 16 { commands.append(payload) }
+        guard commands.count < Self.commandQueueLimit else {
+            refuseLocked(.busy, answering: MQTTCommands.refusal(
+                .busy, command: MQTTCommands.commandName(text),
+                detail: "\(commands.count) commands are waiting to be carried out; this one was not"))
+            return
         }
+        commands.append(text)
         condition.broadcast()
+    }
+
+    /// Refusals by reason since the start.
+    public var commandRefusals: [CommandRefusal: Int] {
+        condition.lock()
+        defer { condition.unlock() }
+        return refusals
+    }
+
+    private func refuse(_ reason: CommandRefusal, answering answer: String?) {
+        condition.lock()
+        refuseLocked(reason, answering: answer)
+        condition.unlock()
+    }
+
+    /// Counts the refusal, queues its answer (nil: none, for a retained message nobody waits
+    /// for), and logs the refusals not told yet, at most once per 5 s (the lock held).
+    private func refuseLocked(_ reason: CommandRefusal, answering answer: String?) {
+        refusals[reason, default: 0] += 1
+        refusalsUntold[reason, default: 0] += 1
+        if let answer {
+            outbox.append(.init(topic: settings.commandResultTopic, payload: answer, qos: 1, isEvent: false))
+        }
+        tellRefusalsLocked(force: false)
+        condition.broadcast()
+    }
+
+    /// Logs the refusals not told yet: once their 5 s are over (the sender thread looks at
+    /// least twice a second), or at once with `force` (the stop). The lock held.
+    private func tellRefusalsLocked(force: Bool) {
+        let now = Date()
+        guard !refusalsUntold.isEmpty, force || now >= nextRefusalReport else { return }
+        nextRefusalReport = now.addingTimeInterval(5)
+        let told = refusalsUntold.sorted { $0.key.rawValue < $1.key.rawValue }
+            .map { "\($0.value) \($0.key.explanation)" }.joined(separator: ", ")
+        refusalsUntold = [:]
+        log(.warning, "MQTT: commands on \(settings.commandTopic) refused: \(told) (\(refusals.values.reduce(0, +)) since the start)")
     }
 
     /// Once until the next connection: why the broker cannot be reached (the lock held).

@@ -30,7 +30,7 @@ import Testing
         let fifo = directory + "/board.toml"
         #expect(mkfifo(fifo, 0o600) == 0)
         let result = try await imu("read", "--sim", "--board", fifo, "--count", "1", within: 20)
-        #expect(!result.succeeded && result.stderr.contains("cannot read the board file: it is not a regular file"), "\(result)")
+        #expect(!result.succeeded && result.stderr.contains("the board file must be a regular file; this path is a FIFO"), "\(result)")
     }
 
     /// Plot names the folder that is missing (not a hidden temporary file) and says what it wrote.
