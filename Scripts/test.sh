@@ -12,7 +12,7 @@ bash Scripts/setup.sh --tests
 echo "== swift build"
 swift build --build-tests
 
-echo "== architecture (Docs/architecture.md's module table against Package.swift)"
+echo "== architecture (imports against Package.swift and Docs/architecture.md's modules and layers)"
 python3 Scripts/check-architecture.py
 
 echo "== release build (the binary the service installs: Swift runtime linked in, no toolchain path)"
