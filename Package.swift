@@ -5,15 +5,27 @@ import PackageDescription
 let package = Package(
     name: "imu",
     products: [
+        // The motion library: drivers, twin, calibration, fusion, motion, the engine, the motion
+        // manager and its platforms. A program that wants `MotionManager` builds none of NIO,
+        // Hummingbird, libmosquitto or sd-bus (Docs/architecture.md, "Library products").
         .library(
-            name: "IMU",
+            name: "IMUMotionKit",
             targets: [
-                "IMUBus", "IMUGeometry", "IMUDrivers", "IMUBoards", "IMULinux", "IMUTwin",
-                "IMUFusion", "IMUFusionReference", "IMULog", "IMUGeomagnetism", "IMUCalibration",
-                "IMUMotion", "IMUKit", "IMUTilt", "IMUEvents", "IMURules", "IMUPlot", "IMUMQTT",
-                "IMUFormats", "IMUEngine", "IMUDevices", "IMUDaemon", "IMUShare", "IMUSensorProxy",
+                "IMUBus", "IMUGeometry", "IMUConfigFile", "IMUDrivers", "IMUBoards", "IMULinux", "IMUTwin",
+                "IMUFusion", "IMUCalibration", "IMUGeomagnetism", "IMUMotion", "IMUEvents", "IMUTilt", "IMUFormats",
+                "IMULog", "IMUEngine", "IMUKit", "IMUDevices",
             ]
         ),
+        // The daemon (`imu run`) as a library, with its rules; it brings the MQTT and web front ends.
+        .library(name: "IMUDaemonKit", targets: ["IMUDaemon", "IMURules"]),
+        // Each front end on its own, for a program that assembles its own daemon.
+        .library(name: "IMUShare", targets: ["IMUShare"]),
+        .library(name: "IMUMQTT", targets: ["IMUMQTT"]),
+        .library(name: "IMUWeb", targets: ["IMUWeb"]),
+        .library(name: "IMUSensorProxy", targets: ["IMUSensorProxy"]),
+        // The Double reference filter and the SVG charts.
+        .library(name: "IMUFusionReference", targets: ["IMUFusionReference"]),
+        .library(name: "IMUPlot", targets: ["IMUPlot"]),
         .executable(name: "imu", targets: ["imu"]),
     ],
     dependencies: [

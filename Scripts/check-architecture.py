@@ -7,7 +7,9 @@ Docs/architecture.md's two tables, and fails (exit 1), naming the file and line,
   - a declared dependency (project module or package product) no file of the target imports;
   - a module table row whose "may import" column is not the module's declared dependencies;
   - an edge against the layer table: a library or program module may depend only on modules of
-    its own layer or a lower one.
+    its own layer or a lower one;
+  - the motion library product (IMUMotionKit) reaching another package's product (NIO,
+    Hummingbird, swift-log, ...) or libmosquitto's or sd-bus's module.
 Standard library only; one pass over the sources (well under a second beside dump-package)."""
 import json, re, subprocess, sys, pathlib
 
@@ -145,6 +147,24 @@ for name in sorted(n for n in declared if kinds[n] != "test" and n in layer_of):
             where = imported[name].get(dep, "Package.swift")
             problems.append(f"{where}: {name} (layer {layer}, {layer_name}) depends on {dep} "
                             f"(layer {dep_layer}, {dep_layer_name}): against the layer table")
+
+# 4. The motion library builds no server stack: nothing of another package (NIO, Hummingbird,
+# swift-log) and neither libmosquitto's nor sd-bus's module in its dependency closure.
+MOTION_PRODUCT, SERVER_MODULES = "IMUMotionKit", {"CMosquitto", "CSensorProxyBus"}
+products = {p["name"]: p["targets"] for p in package["products"]}
+if MOTION_PRODUCT not in products:
+    problems.append(f"Package.swift: no product {MOTION_PRODUCT} (the motion library)")
+else:
+    path_to, queue = {t: [t] for t in products[MOTION_PRODUCT]}, list(products[MOTION_PRODUCT])
+    while queue:
+        current = queue.pop()
+        for dep, kind in declared_dependencies(targets[current]).items():
+            if kind == "product" or dep in SERVER_MODULES:
+                problems.append(f"Package.swift: {MOTION_PRODUCT} builds {dep} "
+                                f"(through {' → '.join(path_to[current])})")
+            elif dep not in path_to:
+                path_to[dep] = path_to[current] + [dep]
+                queue.append(dep)
 
 for problem in problems:
     print("check-architecture:", problem)
