@@ -267,7 +267,7 @@ if Context.environment["IMU_BENCHMARKS"] != nil {
         .executableTarget(
             name: "DecodeBenchmark",
             dependencies: [
-                "IMUBus", "IMUDrivers", "IMUTwin",
+                "IMUBus", "IMUDrivers", "IMUTwin", "IMUBoards",
                 .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "Benchmarks/DecodeBenchmark",

@@ -12,15 +12,18 @@ Docs/architecture.md's two tables, and fails (exit 1), naming the file and line,
     Hummingbird, swift-log, ...) or libmosquitto's or sd-bus's module.
 Standard library only; one pass over the sources (about half a second with dump-package cached).
 `--self-test` runs the check on a small tree made to break each rule once (Scripts/test.sh runs both)."""
-import json, re, subprocess, sys, pathlib
+import json, os, re, subprocess, sys, pathlib
 
 docs_path = "Docs/architecture.md"
 
 def dump_package(root):
     # A scratch path of its own, so the check runs while a build holds .build's lock.
+    # IMU_FUZZ and IMU_BENCHMARKS add the fuzz targets and benchmarks (Package.swift's end), whose
+    # imports are checked like a test's.
+    environment = dict(os.environ, IMU_FUZZ="1", IMU_BENCHMARKS="1")
     return json.loads(subprocess.run(
         ["swift", "package", "--scratch-path", str(root / ".build/check-architecture"), "dump-package"],
-        cwd=root, check=True, capture_output=True, text=True).stdout)
+        cwd=root, check=True, capture_output=True, text=True, env=environment).stdout)
 
 
 IMPORT = re.compile(
@@ -116,8 +119,10 @@ def check(root, package):
                     problems.append(f"{docs_path}:{number}: {module} is in two layers")
                 layer_of[module] = (int(cells[0]), cells[1])
 
+    # Fuzz targets and benchmarks, like tests, may import any module: in neither table.
+    tools = {n for n, t in targets.items() if (t.get("path") or "").split("/")[0] in ("Fuzz", "Benchmarks")}
     libraries = {n for n, t in targets.items()
-                 if t["type"] in ("regular", "executable") and not n.startswith("C") and n != "motion-example"}
+                 if t["type"] in ("regular", "executable") and not n.startswith("C") and n != "motion-example"} - tools
     for name in sorted(libraries):
         if name not in documented:
             problems.append(f"{docs_path}: {name} is a module of Package.swift, not in the module table")
@@ -131,7 +136,7 @@ def check(root, package):
         problems.append(f"{docs_path}:{documented[name][0]}: {name} is in the module table, not a module of Package.swift")
 
     # 3. The layer table: every project module (C modules and programs too) in one layer; edges go down.
-    for name in sorted(n for n, t in targets.items() if t["type"] in ("regular", "executable", "system")):
+    for name in sorted(n for n, t in targets.items() if t["type"] in ("regular", "executable", "system") and n not in tools):
         if name not in layer_of:
             problems.append(f"{docs_path}: {name} is in no row of the layer table")
     for name in sorted(n for n in layer_of if n not in targets):
