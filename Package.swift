@@ -5,15 +5,27 @@ import PackageDescription
 let package = Package(
     name: "imu",
     products: [
+        // The motion library: drivers, twin, calibration, fusion, motion, the engine, the motion
+        // manager and its platforms. A program that wants `MotionManager` builds none of NIO,
+        // Hummingbird, libmosquitto or sd-bus (Docs/architecture.md, "Library products").
         .library(
-            name: "IMU",
+            name: "IMUMotionKit",
             targets: [
-                "IMUBus", "IMUGeometry", "IMUDrivers", "IMUBoards", "IMULinux", "IMUTwin",
-                "IMUFusion", "IMUFusionReference", "IMULog", "IMUGeomagnetism", "IMUCalibration",
-                "IMUMotion", "IMUKit", "IMUTilt", "IMUEvents", "IMURules", "IMUPlot", "IMUMQTT",
-                "IMUFormats", "IMUEngine", "IMUDevices", "IMUDaemon", "IMUShare", "IMUSensorProxy",
+                "IMUBus", "IMUGeometry", "IMUConfigFile", "IMUDrivers", "IMUBoards", "IMULinux", "IMUTwin",
+                "IMUFusion", "IMUCalibration", "IMUGeomagnetism", "IMUMotion", "IMUEvents", "IMUTilt", "IMUFormats",
+                "IMULog", "IMUEngine", "IMUKit", "IMUDevices",
             ]
         ),
+        // The daemon (`imu run`) as a library, with its rules; it brings the MQTT and web front ends.
+        .library(name: "IMUDaemonKit", targets: ["IMUDaemon", "IMURules"]),
+        // Each front end on its own, for a program that assembles its own daemon.
+        .library(name: "IMUShare", targets: ["IMUShare"]),
+        .library(name: "IMUMQTT", targets: ["IMUMQTT"]),
+        .library(name: "IMUWeb", targets: ["IMUWeb"]),
+        .library(name: "IMUSensorProxy", targets: ["IMUSensorProxy"]),
+        // The Double reference filter and the SVG charts.
+        .library(name: "IMUFusionReference", targets: ["IMUFusionReference"]),
+        .library(name: "IMUPlot", targets: ["IMUPlot"]),
         .executable(name: "imu", targets: ["imu"]),
     ],
     dependencies: [
@@ -70,12 +82,12 @@ let package = Package(
         // in the update path, no allocation; also builds with Embedded Swift for a Cortex-M0+.
         .target(name: "IMUFusion"),
         // The same filter in Double: the readable reference the fixed-point core is tested against.
-        .target(name: "IMUFusionReference", dependencies: ["IMUGeometry"]),
+        .target(name: "IMUFusionReference", dependencies: ["IMUGeometry", "IMUFusion"]),
         // Motion products with Core Motion's meanings: attitude, reference frames, heading, filters.
         .target(
             name: "IMUMotion",
             dependencies: [
-                "IMUGeometry", "IMUGeomagnetism", "IMUDrivers", "IMUFusion", "IMUFusionReference", "IMUCalibration",
+                "IMUGeometry", "IMUDrivers", "IMUFusion", "IMUCalibration",
             ]
         ),
         // Text for samples and device motion: the table, CSV and JSON Lines every output shares.
@@ -105,7 +117,7 @@ let package = Package(
         .target(
             name: "IMUDaemon",
             dependencies: [
-                "IMUBus", "IMUBoards", "IMUDrivers", "IMUEngine", "IMUEvents", "IMURules", "IMUMQTT", "IMUConfigFile",
+                "IMUBus", "IMUDrivers", "IMUEngine", "IMUEvents", "IMURules", "IMUMQTT",
                 "IMUMotion", "IMUFormats", "IMUWeb", "IMUCalibration", "IMUGeometry",
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -165,7 +177,7 @@ let package = Package(
             dependencies: [
                 "IMUBus", "IMUDrivers", "IMUBoards", "IMULinux", "IMUTwin",
                 "IMUFusion", "IMUFusionReference", "IMULog", "IMUMotion", "IMUKit", "IMUGeometry", "IMUGeomagnetism",
-                "IMUCalibration", "IMUEvents", "IMURules", "IMUPlot", "IMUTilt", "IMUMQTT",
+                "IMUCalibration", "IMUEvents", "IMURules", "IMUPlot", "IMUTilt", "IMUMQTT", "IMUConfigFile",
                 "IMUFormats", "IMUEngine", "IMUDevices", "IMUDaemon", "IMUShare", "IMUSensorProxy", "IMUWeb",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -180,7 +192,7 @@ let package = Package(
             name: "IMUEngineTests",
             dependencies: [
                 "IMUEngine", "IMUDevices", "IMUTwin", "IMUBus", "IMUDrivers", "IMUEvents", "IMUFormats", "IMUDaemon",
-                "IMURules", "IMUCalibration", "IMUGeometry", .product(name: "Logging", package: "swift-log"),
+                "IMUBoards", "IMUMotion", "IMUCalibration", "IMUGeometry", .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(
@@ -188,14 +200,18 @@ let package = Package(
             dependencies: ["IMUGeometry", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
         // IMUDevices: the user's advice for a bus that will not open is said there.
-        .testTarget(name: "IMULinuxTests", dependencies: ["IMULinux", "IMUBus", "IMUDevices"]),
-        .testTarget(name: "IMUDriversTests", dependencies: ["IMUDrivers", "IMUTwin", "IMUBus"]),
-        .testTarget(name: "IMUBoardsTests", dependencies: ["IMUBoards", "IMUConfigFile"]),
+        .testTarget(name: "IMULinuxTests", dependencies: ["IMULinux", "IMUBus", "IMUDevices", "IMUBoards", "IMUDrivers", "CI2C"]),
+        .testTarget(name: "IMUDriversTests", dependencies: ["IMUDrivers", "IMUTwin", "IMUBus", "IMUBoards", "IMUGeometry"]),
+        .testTarget(name: "IMUBoardsTests", dependencies: ["IMUBoards", "IMUDrivers", "IMUGeometry"]),
         .testTarget(name: "IMUConfigFileTests", dependencies: ["IMUConfigFile"]),
-        .testTarget(name: "IMUTwinTests", dependencies: ["IMUTwin", "IMUBus"]),
+        .testTarget(name: "IMUTwinTests", dependencies: ["IMUTwin", "IMUBus", "IMUDrivers", "IMUGeometry"]),
         .testTarget(
             name: "IMUCommandsTests",
-            dependencies: ["IMUCommands", "imu", "IMUEngine", "IMUDevices", "IMUFormats", "IMUDaemon", "IMUShare", "IMUCalibration"]
+            dependencies: [
+                "IMUCommands", "imu", "IMUEngine", "IMUDevices", "IMUFormats", "IMUDaemon", "IMUShare", "IMUCalibration",
+                "IMUBoards", "IMUBus", "IMUDrivers", "IMUEvents", "IMUGeometry", "IMUKit", "IMULog", "IMUMQTT", "IMUMotion",
+                "IMUTilt", "IMUTwin",
+            ]
         ),
         .testTarget(
             name: "IMUFusionTests",
@@ -204,7 +220,7 @@ let package = Package(
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
-        .testTarget(name: "IMULogTests", dependencies: ["IMULog"]),
+        .testTarget(name: "IMULogTests", dependencies: ["IMULog", "IMUGeometry"]),
         .testTarget(name: "IMUGeomagnetismTests", dependencies: ["IMUGeomagnetism"]),
         .testTarget(
             name: "IMUMotionTests",
@@ -230,12 +246,12 @@ let package = Package(
         .testTarget(name: "IMUPlotTests", dependencies: ["IMUPlot"]),
         .testTarget(name: "IMURulesTests", dependencies: ["IMURules", "IMUEvents", "IMUConfigFile", "IMUTwin", "IMUBus"]),
         .testTarget(name: "IMUMQTTTests", dependencies: ["IMUMQTT", "IMUConfigFile"]),
-        .testTarget(name: "IMUWebTests", dependencies: ["IMUWeb", "IMUCalibration", "IMUGeometry", "IMUConfigFile", "IMUTwin", "IMUDrivers", "IMUBus"]),
+        .testTarget(name: "IMUWebTests", dependencies: ["IMUWeb", "IMUCalibration", "IMUConfigFile"]),
         .testTarget(
             name: "IMUShareTests",
             dependencies: ["IMUShare", "IMUEvents", "IMUGeometry", "IMUSensorProxy", "IMUEngine", "IMUDevices", "IMUTwin", "IMUDrivers", "IMUBus"]
         ),
-        .testTarget(name: "IMUCalibrationTests", dependencies: ["IMUCalibration", "IMUGeometry", "IMUConfigFile"]),
+        .testTarget(name: "IMUCalibrationTests", dependencies: ["IMUCalibration", "IMUGeometry"]),
     ],
     swiftLanguageModes: [.v6]
 )
@@ -251,7 +267,7 @@ if Context.environment["IMU_BENCHMARKS"] != nil {
         .executableTarget(
             name: "DecodeBenchmark",
             dependencies: [
-                "IMUBus", "IMUDrivers", "IMUTwin",
+                "IMUBus", "IMUDrivers", "IMUTwin", "IMUBoards",
                 .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "Benchmarks/DecodeBenchmark",

@@ -12,8 +12,8 @@ bash Scripts/setup.sh --tests
 echo "== swift build"
 swift build --build-tests
 
-echo "== architecture (Docs/architecture.md's module table against Package.swift)"
-python3 Scripts/check-architecture.py
+echo "== architecture (imports against Package.swift and Docs/architecture.md's modules and layers)"
+python3 Scripts/check-architecture.py --self-test; python3 Scripts/check-architecture.py
 
 echo "== release build (the binary the service installs: Swift runtime linked in, no toolchain path)"
 swift build -c release --static-swift-stdlib --product imu

@@ -1,5 +1,4 @@
 import IMUFusion
-import IMUFusionReference
 
 extension FixedFusionParameters {
     /// The reference filter's parameters (seconds, radians, Double) in the fixed-point core's

@@ -1,17 +1,20 @@
 import IMUDrivers
 import IMUFusionReference
 import IMUGeometry
+import IMUMotion
 
-/// The Double reference filter (`IMUFusionReference`) as a `FusionFilter`.
-public struct ReferenceFusionFilter: FusionFilter {
-    public var parameters: FusionParameters
-    public private(set) var state: FusionState
+/// The Double reference filter (`IMUFusionReference`) as a `FusionFilter`, for the tests that hold
+/// the fixed-point core to it (the library runs the fixed core only, so IMUMotion does not depend
+/// on the reference).
+struct ReferenceFusionFilter: FusionFilter {
+    var parameters: FusionParameters
+    private(set) var state: FusionState
     /// Without the magnetometer (6D) the heading is arbitrary and drifts.
-    public let usesMagnetometer: Bool
+    let usesMagnetometer: Bool
 
     /// `magnetometerCalibrated`: as for `FixedFusionFilter`, the heading teaches the gyro bias
     /// only from a calibrated field.
-    public init(parameters: FusionParameters = FusionParameters(), usesMagnetometer: Bool = true, magnetometerCalibrated: Bool = true) {
+    init(parameters: FusionParameters = FusionParameters(), usesMagnetometer: Bool = true, magnetometerCalibrated: Bool = true) {
         var parameters = parameters
         if !magnetometerCalibrated { parameters.magneticBiasTau = 0 }
         self.parameters = parameters
@@ -19,7 +22,7 @@ public struct ReferenceFusionFilter: FusionFilter {
         state = FusionState(parameters: parameters)
     }
 
-    public mutating func update(_ sample: MotionSample, dt: Double) -> FusionEstimate? {
+    mutating func update(_ sample: MotionSample, dt: Double) -> FusionEstimate? {
         IMUFusionReference.update(
             state: &state, parameters: parameters, gyro: sample.rotationRate, accel: sample.acceleration,
             mag: usesMagnetometer ? sample.magneticField : nil, dt: dt)
@@ -33,15 +36,15 @@ public struct ReferenceFusionFilter: FusionFilter {
             headingAccuracyDegrees: magnetic ? output.headingAccuracy * 180 / .pi : nil)
     }
 
-    public mutating func reset() {
+    mutating func reset() {
         state = FusionState(parameters: parameters)
     }
 
-    public mutating func adoptGyroOffset(_ offset: Vector3) {
+    mutating func adoptGyroOffset(_ offset: Vector3) {
         state.adoptGyroOffset(offset, parameters: parameters)
     }
 
-    public mutating func shiftGyroOffset(by change: Vector3) {
+    mutating func shiftGyroOffset(by change: Vector3) {
         state.shiftGyroOffset(by: change, parameters: parameters)
     }
 }
