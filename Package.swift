@@ -246,7 +246,7 @@ let package = Package(
         .testTarget(name: "IMUPlotTests", dependencies: ["IMUPlot"]),
         .testTarget(name: "IMURulesTests", dependencies: ["IMURules", "IMUEvents", "IMUConfigFile", "IMUTwin", "IMUBus"]),
         .testTarget(name: "IMUMQTTTests", dependencies: ["IMUMQTT", "IMUConfigFile"]),
-        .testTarget(name: "IMUWebTests", dependencies: ["IMUWeb", "IMUCalibration", "IMUConfigFile"]),
+        .testTarget(name: "IMUWebTests", dependencies: ["IMUWeb", "IMUShare", "IMUCalibration", "IMUConfigFile"]),
         .testTarget(
             name: "IMUShareTests",
             dependencies: ["IMUShare", "IMUEvents", "IMUGeometry", "IMUSensorProxy", "IMUEngine", "IMUDevices", "IMUTwin", "IMUDrivers", "IMUBus"]

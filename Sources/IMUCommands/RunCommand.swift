@@ -35,8 +35,16 @@ struct RunCommand: ParsableCommand {
               imu run --config rules.toml --low-power
             """)
 
-    @Option(help: "The rules file.")
-    var config: String = "/etc/imu/rules.toml"
+    @Option(help: "The rules file (default: /etc/imu/rules.toml when it exists; without one the IMU is shared and no rules fire).")
+    var config: String?
+
+    static let installedRules = "/etc/imu/rules.toml"
+
+    /// The rules file in force: --config, else the installed one when it exists; nil: none
+    /// (the daemon shares the IMU through its front ends and fires no rules).
+    var rulesFile: String? {
+        config ?? (FileManager.default.fileExists(atPath: Self.installedRules) ? Self.installedRules : nil)
+    }
 
     @OptionGroup var source: IMUSourceOptions
 
@@ -87,7 +95,7 @@ struct RunCommand: ParsableCommand {
     }
 
     var daemonSettings: Daemon.Settings {
-        var settings = Daemon.Settings(rulesFile: config)
+        var settings = Daemon.Settings(rulesFile: rulesFile)
         settings.rateHz = rate
         settings.duration = duration
         settings.lowPower = lowPower
@@ -113,7 +121,7 @@ struct RunCommand: ParsableCommand {
         if mqttForget {
             // Only the topics are needed: no IMU is opened (it may be gone, or held by the daemon).
             guard let mqttSettings = try Daemon.mqttSettings(for: daemonSettings) else {
-                throw CommandError("--mqtt-forget needs --mqtt URL or an [mqtt] table in \(config)")
+                throw CommandError("--mqtt-forget needs --mqtt URL or an [mqtt] table in \(rulesFile ?? "the rules file (--config FILE)")")
             }
             do {
                 try MQTTPublisher.forget(
@@ -132,7 +140,10 @@ struct RunCommand: ParsableCommand {
         let daemon = try Daemon(settings: daemonSettings, device: device, gpio: gpio, log: log)
         daemon.shouldStop = { StopSignal.isRequested }
         daemon.takeReloadRequest = { StopSignal.takeReloadRequest() }
-        daemon.frontEnds = try frontEnds.frontEnds(config: config, log: log)
+        daemon.frontEnds = try frontEnds.frontEnds(config: rulesFile, log: log)
+        if rulesFile == nil {
+            log.notice("no rules loaded: no --config given and no \(Self.installedRules); sharing the IMU only (write rules from Scripts/rules.example.toml and pass --config FILE)")
+        }
         try daemon.run()
     }
 }

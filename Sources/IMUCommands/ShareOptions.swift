@@ -31,10 +31,10 @@ struct ShareOptions: ParsableArguments {
     /// What was asked for: the rules file's `[socket]` and `[dbus]` tables (checked, file:line),
     /// the command line's options over them. Trouble starting either is a warning and the
     /// daemon runs without that front end (its rules and MQTT do not depend on them).
-    func frontEnds(config: String, log: Logger) throws -> [any DaemonFrontEnd] {
+    func frontEnds(config: String?, log: Logger) throws -> [any DaemonFrontEnd] {
         let file: ShareFileSettings
         do {
-            file = try ShareFileSettings.load(fromConfigFile: config)
+            file = try config.map { try ShareFileSettings.load(fromConfigFile: $0) } ?? ShareFileSettings()
         } catch {
             throw CommandError("\(error)")
         }

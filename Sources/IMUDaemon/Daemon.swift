@@ -39,7 +39,8 @@ public struct DaemonError: Error, CustomStringConvertible {
 /// ```
 public final class Daemon: @unchecked Sendable {
     public struct Settings {
-        public var rulesFile: String
+        /// The rules file; nil: no rules (the daemon shares the IMU and fires nothing).
+        public var rulesFile: String?
         public var rateHz = 100.0
         /// Stop after this many seconds (on the device's clock); nil: until stopped.
         public var duration: Double?
@@ -63,7 +64,7 @@ public final class Daemon: @unchecked Sendable {
         /// Where the dashboard's token is kept; nil: `StateDirectory.path` of the environment.
         public var stateDirectory: String?
 
-        public init(rulesFile: String) {
+        public init(rulesFile: String?) {
             self.rulesFile = rulesFile
         }
     }
@@ -108,7 +109,11 @@ public final class Daemon: @unchecked Sendable {
         self.log = log
         // A GPIO chip that goes away and comes back: each lost and requested-again line a warning.
         (gpio.chip as? ReacquiringGPIOChip)?.note = { log.warning("\($0)") }
-        rules = try Self.loadRules(settings.rulesFile, gpio: gpio)
+        if let path = settings.rulesFile {
+            rules = try Self.loadRules(path, gpio: gpio)
+        } else {
+            rules = RulesFile(rules: [])
+        }
         do {
             mqttSettings = try Self.mqttSettings(settings)
             httpSettings = try Self.httpSettings(settings)
@@ -141,6 +146,7 @@ public final class Daemon: @unchecked Sendable {
         nonisolated(unsafe) let gpio = gpio
         let path = settings.rulesFile
         reloader = RulesReloader(deadline: Self.reloadDeadline) {
+            guard let path else { return .refused("there is no rules file to reload (start imu run with --config FILE)") }
             do throws(DaemonError) {
                 return .loaded(try Self.loadRules(path, gpio: gpio))
             } catch {
@@ -279,7 +285,7 @@ public final class Daemon: @unchecked Sendable {
     }
 
     private func tell(_ report: RulesReloader.Report, applying: Bool) {
-        let path = settings.rulesFile
+        let path = settings.rulesFile ?? "(no rules file)"
         switch report {
         case let .finished(.loaded(reloaded), seconds, broker):
             guard applying else {
@@ -427,7 +433,7 @@ public final class Daemon: @unchecked Sendable {
     static func mqttSettings(_ settings: Settings) throws(DaemonError) -> MQTTSettings? {
         var mqtt: MQTTSettings?
         do {
-            mqtt = try MQTTSettings.load(fromConfigFile: settings.rulesFile)
+            if let path = settings.rulesFile { mqtt = try MQTTSettings.load(fromConfigFile: path) }
         } catch {
             throw DaemonError("\(error)")
         }

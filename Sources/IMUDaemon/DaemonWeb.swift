@@ -10,7 +10,7 @@ extension Daemon {
     /// also stands for a `listen` the table leaves out).
     static func httpSettings(_ settings: Settings) throws(DaemonError) -> HTTPSettings? {
         do {
-            return try HTTPSettings.resolve(rulesFile: settings.rulesFile, listen: settings.httpListen)
+            return try HTTPSettings.resolve(rulesFile: settings.rulesFile ?? "", listen: settings.httpListen, readFile: settings.rulesFile != nil)
         } catch {
             throw DaemonError("\(error)")
         }

@@ -106,4 +106,17 @@ import Testing
         #expect(result.stderr.contains("port \(port) is already in use") && result.stderr.contains("choose another port"), "\(result)")
         #expect(!result.stderr.contains("bind(descriptor"), "\(result)")
     }
+
+    /// `imu run` with no rules file (none given, none installed) shares the IMU and says once
+    /// that no rules are loaded; a reload then has nothing to read and says so.
+    @Test(.enabled(if: !FileManager.default.fileExists(atPath: "/etc/imu/rules.toml"), "an installed /etc/imu/rules.toml would be used"))
+    func runWithoutARulesFileShares() async throws {
+        let directory = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let socket = directory + "/imu.sock"
+        let result = try await imu("run", "--sim", "--virtual-time", "--socket", socket, "--duration", "2")
+        #expect(result.succeeded, "\(result)")
+        #expect(result.stderr.components(separatedBy: "no rules loaded").count == 2, "\(result)")
+        #expect(result.stderr.contains("rules=0") && result.stderr.contains("serving clients on \(socket)"), "\(result)")
+    }
 }
