@@ -345,7 +345,7 @@ iio_loaded=yes
 for module in $(cat /lib/modules/iio-order); do
     insmod "/lib/modules/$module.ko" || { echo "insmod $module failed"; iio_loaded=no; }
 done
-check "iio: load the IIO core and inv-mpu6050" "$iio_loaded" yes
+check "iio: load the IIO core, inv-mpu6050 and st_lsm6dsx" "$iio_loaded" yes
 echo mpu6050 0x68 >"/sys/bus/i2c/devices/i2c-$bus_number/new_device"
 client=/sys/bus/i2c/devices/$bus_number-0068
 check "iio: inv-mpu6050-i2c bound to 0x68" "$(basename "$(readlink "$client/driver" 2>/dev/null)")" inv-mpu6050-i2c
@@ -392,5 +392,36 @@ check "iio events gy-521: exit status" "$status" 0
 check "iio events gy-521: no error" "$(cat /tmp/iio_events.err)" ""
 contains "iio events gy-521: an orientation event from the IIO samples" /tmp/iio_events.out '"type":"orientation"'
 check "iio events gy-521: no shake or slap lying still" "$(grep -cE '"type":"(shake|slap)' /tmp/iio_events.out)" 0
+
+# --- The kernel's own st_lsm6dsx: an LSM9DS1 through two IIO devices (accel, gyro) -----------
+# st_lsm6dsx binds the LSM9DS1 accel/gyro at 0x6a as `lsm9ds1-imu` and makes one IIO device for
+# each sensor. It reads the chip's real output registers: gyro from 0x18 (the counts preloaded
+# above: 1000, -2000, 400) and accel from 0x28 (the decoys: 0x7f7f = 32639 on each axis). The
+# magnetometer at 0x1c stays unbound (st_magn_i2c did not bind it on i2c-stub), so no field.
+echo lsm9ds1-imu 0x6a >"/sys/bus/i2c/devices/i2c-$bus_number/new_device"
+lsm=/sys/bus/i2c/devices/$bus_number-006a
+check "iio: st_lsm6dsx_i2c bound to 0x6a" "$(basename "$(readlink "$lsm/driver" 2>/dev/null)")" st_lsm6dsx_i2c
+# iio_named NAME: the IIO device directory under the LSM9DS1's client with that name.
+iio_named() {
+    for d in "$lsm"/iio:device*; do [ "$(cat "$d/name" 2>/dev/null)" = "$1" ] && echo "$d"; done
+}
+lsm_accel=$(iio_named lsm9ds1-imu_accel)
+lsm_gyro=$(iio_named lsm9ds1-imu_gyro)
+check "iio: st_lsm6dsx made an accel and a gyro IIO device" "$([ -n "$lsm_accel" ] && [ -n "$lsm_gyro" ] && echo both)" both
+check "iio: the kernel reads the LSM9DS1's counts" \
+    "$(for c in accel_x accel_y accel_z; do cat "$lsm_accel/in_${c}_raw"; done; for c in anglvel_x anglvel_y anglvel_z; do cat "$lsm_gyro/in_${c}_raw"; done)" \
+    "$(printf '32639\n32639\n32639\n1000\n-2000\n400')"
+# The Sense HAT mounts the chip ["-x", "-y", "+z"]: device x and y are the chip's negated.
+lsm_expected=$(awk -v as="$(cat "$lsm_accel/in_accel_scale")" -v gs="$(cat "$lsm_gyro/in_anglvel_scale")" \
+    -v ax="$(cat "$lsm_accel/in_accel_x_raw")" -v ay="$(cat "$lsm_accel/in_accel_y_raw")" -v az="$(cat "$lsm_accel/in_accel_z_raw")" \
+    -v gx="$(cat "$lsm_gyro/in_anglvel_x_raw")" -v gy="$(cat "$lsm_gyro/in_anglvel_y_raw")" -v gz="$(cat "$lsm_gyro/in_anglvel_z_raw")" \
+    'BEGIN { printf "%.5f,%.5f,%.5f,%.5f,%.5f,%.5f,,,,", ax * as / 9.80665, ay * as / 9.80665, -az * as / 9.80665,
+        -gx * gs, -gy * gs, gz * gs }' | sed 's/-0\.00000/0.00000/g')
+echo "iio expected (sense-hat): $lsm_expected"
+run iio_sensehat read --bus "$bus" --board sense-hat --count 3 --format csv
+check "iio read sense-hat: exit status" "$status" 0
+contains "iio read sense-hat: chip line" /tmp/iio_sensehat.out "# chip: LSM9DS1"
+contains "iio read sense-hat: bus line names the kernel driver" /tmp/iio_sensehat.out "# bus: $bus, kernel driver st_lsm6dsx_i2c"
+check "iio read sense-hat: 3 samples from two IIO devices, mounted" "$(rows /tmp/iio_sensehat.out)" "$(three "$lsm_expected")"
 
 finish

@@ -67,11 +67,11 @@ fi
 kernel_version=$(apt-cache policy "$kernel_package" | awk '/Candidate:/ { print $2 }')
 kernel_dir="$cache/kernel/${kernel_package}_${kernel_version}"
 
-# The IIO route (issue 27): inv_mpu6050 binds an MPU-6050 on i2c-stub (no IRQ: no trigger or
-# buffer, sysfs reads only). Dependencies first; module names as `depends=` spells them.
-iio_modules="industrialio kfifo_buf industrialio-triggered-buffer inv_sensors_timestamp i2c-mux inv-mpu6050 inv-mpu6050-i2c"
+# The IIO route (issue 27): inv_mpu6050 binds an MPU-6050 and st_lsm6dsx an LSM9DS1 on i2c-stub
+# (no IRQ: no trigger or buffer, sysfs reads only). Dependencies first; module names as `depends=` spells them.
+iio_modules="industrialio kfifo_buf industrialio-triggered-buffer inv_sensors_timestamp i2c-mux inv-mpu6050 inv-mpu6050-i2c st_lsm6dsx st_lsm6dsx_i2c"
 loaded=""
-if [ ! -f "$kernel_dir/ready" ] || [ ! -f "$kernel_dir/inv-mpu6050-i2c.ko" ]; then
+if [ ! -f "$kernel_dir/ready" ] || [ ! -f "$kernel_dir/st_lsm6dsx_i2c.ko" ]; then
     echo "qemu kernel test: downloading $kernel_package $kernel_version"
     download=$(mktemp -d)
     trap 'rm -rf "$download"' EXIT
