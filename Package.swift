@@ -103,7 +103,7 @@ let package = Package(
         ),
         // Platforms at the edge: opening an IMU on Linux (/dev/i2c-N, the header's GPIO chip) or
         // the digital twin, as the engine's `IMUDevice`.
-        .target(name: "IMUDevices", dependencies: ["IMUBus", "IMUBoards", "IMUDrivers", "IMUCalibration", "IMULinux", "IMUTwin", "IMUEngine", "IMUKit"]),
+        .target(name: "IMUDevices", dependencies: ["IMUBus", "IMUGeometry", "IMUBoards", "IMUDrivers", "IMUCalibration", "IMULinux", "IMUTwin", "IMUEngine", "IMUKit"]),
         // The motion manager (Core Motion's CMMotionManager): one per IMU, pull and push delivery,
         // a subscriber of the engine.
         .target(
@@ -200,7 +200,7 @@ let package = Package(
             dependencies: ["IMUGeometry", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
         // IMUDevices: the user's advice for a bus that will not open is said there.
-        .testTarget(name: "IMULinuxTests", dependencies: ["IMULinux", "IMUBus", "IMUDevices", "IMUBoards", "IMUDrivers", "CI2C"]),
+        .testTarget(name: "IMULinuxTests", dependencies: ["IMULinux", "IMUBus", "IMUGeometry", "IMUDevices", "IMUBoards", "IMUDrivers", "CI2C"]),
         .testTarget(name: "IMUDriversTests", dependencies: ["IMUDrivers", "IMUTwin", "IMUBus", "IMUBoards", "IMUGeometry"]),
         .testTarget(name: "IMUBoardsTests", dependencies: ["IMUBoards", "IMUDrivers", "IMUGeometry"]),
         .testTarget(name: "IMUConfigFileTests", dependencies: ["IMUConfigFile"]),

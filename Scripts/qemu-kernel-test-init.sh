@@ -326,6 +326,100 @@ check "read gy-9250: configuration registers" \
     "$(for r in 0x1a 0x1d 0x37; do i2cget -y "$bus_number" 0x69 "$r" b; done; i2cget -y "$bus_number" 0x0c 0x0a b)" \
     "$(printf '0x06\n0x06\n0x02\n0x00')"
 
+# --- The kernel's own driver: an MPU-6050 read through IIO (issue 27) ---------------------
+# Debian's inv_mpu6050 binds the MPU-6050 at 0x68 on i2c-stub (`new_device`; no IRQ, so no
+# trigger or buffer: its sysfs channels only). The address is then the kernel's (i2cdetect's
+# UU, EBUSY for I2C_SLAVE): `imu probe` must name the driver and its IIO device, and `imu read`
+# must read the chip through IIO. The driver's probe resets the chip and writes its own
+# configuration; the output registers 0x3b–0x48 keep the counts preloaded above.
+iio_loaded=yes
+for module in $(cat /lib/modules/iio-order); do
+    insmod "/lib/modules/$module.ko" || { echo "insmod $module failed"; iio_loaded=no; }
+done
+check "iio: load the IIO core, inv-mpu6050 and st_lsm6dsx" "$iio_loaded" yes
+echo mpu6050 0x68 >"/sys/bus/i2c/devices/i2c-$bus_number/new_device"
+client=/sys/bus/i2c/devices/$bus_number-0068
+check "iio: inv-mpu6050-i2c bound to 0x68" "$(basename "$(readlink "$client/driver" 2>/dev/null)")" inv-mpu6050-i2c
+iio_node=$(cd "$client" 2>/dev/null && ls -d iio:device* 2>/dev/null | head -n 1)
+check "iio: the driver made an IIO device" "$(cat "$client/$iio_node/name" 2>/dev/null)" mpu6050
+iio=$client/$iio_node
+echo "iio device: $iio_node ($(ls "$iio" | tr '\n' ' '))"
+# The kernel's own reading of the preloaded counts (accel 4096, -4096, 8192; gyro 655, -1310, 65).
+check "iio: the kernel reads the preloaded counts" \
+    "$(for c in accel_x accel_y accel_z anglvel_x anglvel_y anglvel_z; do cat "$iio/in_${c}_raw"; done | tr '\n' ' ')" \
+    "4096 -4096 8192 655 -1310 65 "
+
+run iio_probe probe --bus "$bus"
+check "iio probe: exit status" "$status" 0
+contains "iio probe: 0x68 named with its driver and IIO device" /tmp/iio_probe.out \
+    "UU        at 0x68: the address 0x68 is claimed by the kernel driver inv-mpu6050-i2c: unbind it (echo $bus_number-0068 | sudo tee /sys/bus/i2c/drivers/inv-mpu6050-i2c/unbind), or read it through its IIO device $iio_node (mpu6050)"
+
+# What imu must print, computed here from the kernel's own attributes (awk, not imu's code):
+# acceleration -(raw × scale) / 9.80665 g (IIO gives specific force in m/s²; Core Motion's sign
+# is gravity down), rotation raw × scale rad/s, temperature (raw + offset) × scale / 1000 °C.
+a_scale=$(cat "$iio/in_accel_scale")
+g_scale=$(cat "$iio/in_anglvel_scale")
+t_offset=$(cat "$iio/in_temp_offset")
+t_scale=$(cat "$iio/in_temp_scale")
+iio_expected=$(awk -v as="$a_scale" -v gs="$g_scale" -v to="$t_offset" -v ts="$t_scale" \
+    -v ax="$(cat "$iio/in_accel_x_raw")" -v ay="$(cat "$iio/in_accel_y_raw")" -v az="$(cat "$iio/in_accel_z_raw")" \
+    -v gx="$(cat "$iio/in_anglvel_x_raw")" -v gy="$(cat "$iio/in_anglvel_y_raw")" -v gz="$(cat "$iio/in_anglvel_z_raw")" \
+    -v t="$(cat "$iio/in_temp_raw")" 'BEGIN {
+        printf "%.5f,%.5f,%.5f,%.5f,%.5f,%.5f,,,,%.2f", -ax * as / 9.80665, -ay * as / 9.80665, -az * as / 9.80665,
+            gx * gs, gy * gs, gz * gs, (t + to) * ts / 1000 }' | sed 's/-0\.00000/0.00000/g')
+echo "iio expected: $iio_expected (accel scale $a_scale, anglvel scale $g_scale, temp offset $t_offset scale $t_scale)"
+
+run iio_read read --bus "$bus" --board gy-521 --count 3 --format csv
+check "iio read gy-521: exit status" "$status" 0
+contains "iio read gy-521: chip line" /tmp/iio_read.out "# chip: MPU-6050"
+contains "iio read gy-521: bus line names the kernel driver" /tmp/iio_read.out "# bus: $bus, kernel driver inv-mpu6050-i2c"
+check "iio read gy-521: 3 samples through IIO" "$(rows /tmp/iio_read.out)" "$(three "$iio_expected")"
+check "iio read gy-521: timestamps increase" "$(increasing /tmp/iio_read.out)" yes
+
+# Events run on the IIO device like on any other: the first orientation is reported from the
+# IIO samples; a device lying still gives no shake and no slap.
+run iio_events events --bus "$bus" --board gy-521 --duration 2 --format jsonl
+check "iio events gy-521: exit status" "$status" 0
+check "iio events gy-521: no error" "$(cat /tmp/iio_events.err)" ""
+contains "iio events gy-521: an orientation event from the IIO samples" /tmp/iio_events.out '"type":"orientation"'
+check "iio events gy-521: no shake or slap lying still" "$(grep -cE '"type":"(shake|slap)' /tmp/iio_events.out)" 0
+
+# --- The kernel's own st_lsm6dsx: an LSM9DS1 through two IIO devices (accel, gyro) -----------
+# st_lsm6dsx binds the LSM9DS1 accel/gyro at 0x6a as `lsm9ds1-imu` and makes one IIO device for
+# each sensor. It reads the chip's real output registers: gyro from 0x18 (the counts preloaded
+# above: 1000, -2000, 400) and accel from 0x28 (the decoys: 0x7f7f = 32639 on each axis). The
+# magnetometer at 0x1c stays unbound (st_magn_i2c did not bind it on i2c-stub), so no field.
+echo lsm9ds1-imu 0x6a >"/sys/bus/i2c/devices/i2c-$bus_number/new_device"
+lsm=/sys/bus/i2c/devices/$bus_number-006a
+check "iio: st_lsm6dsx_i2c bound to 0x6a" "$(basename "$(readlink "$lsm/driver" 2>/dev/null)")" st_lsm6dsx_i2c
+# iio_named NAME: the IIO device directory under the LSM9DS1's client with that name.
+iio_named() {
+    for d in "$lsm"/iio:device*; do [ "$(cat "$d/name" 2>/dev/null)" = "$1" ] && echo "$d"; done
+}
+lsm_accel=$(iio_named lsm9ds1-imu_accel)
+lsm_gyro=$(iio_named lsm9ds1-imu_gyro)
+check "iio: st_lsm6dsx made an accel and a gyro IIO device" "$([ -n "$lsm_accel" ] && [ -n "$lsm_gyro" ] && echo both)" both
+check "iio: the kernel reads the LSM9DS1's counts" \
+    "$(for c in accel_x accel_y accel_z; do cat "$lsm_accel/in_${c}_raw"; done; for c in anglvel_x anglvel_y anglvel_z; do cat "$lsm_gyro/in_${c}_raw"; done)" \
+    "$(printf '32639\n32639\n32639\n1000\n-2000\n400')"
+# The Sense HAT mounts the chip ["-x", "-y", "+z"]: device x and y are the chip's negated.
+lsm_expected=$(awk -v as="$(cat "$lsm_accel/in_accel_scale")" -v gs="$(cat "$lsm_gyro/in_anglvel_scale")" \
+    -v ax="$(cat "$lsm_accel/in_accel_x_raw")" -v ay="$(cat "$lsm_accel/in_accel_y_raw")" -v az="$(cat "$lsm_accel/in_accel_z_raw")" \
+    -v gx="$(cat "$lsm_gyro/in_anglvel_x_raw")" -v gy="$(cat "$lsm_gyro/in_anglvel_y_raw")" -v gz="$(cat "$lsm_gyro/in_anglvel_z_raw")" \
+    'BEGIN { printf "%.5f,%.5f,%.5f,%.5f,%.5f,%.5f,,,,", ax * as / 9.80665, ay * as / 9.80665, -az * as / 9.80665,
+        -gx * gs, -gy * gs, gz * gs }' | sed 's/-0\.00000/0.00000/g')
+echo "iio expected (sense-hat): $lsm_expected"
+run iio_sensehat read --bus "$bus" --board sense-hat --count 3 --format csv
+check "iio read sense-hat: exit status" "$status" 0
+contains "iio read sense-hat: chip line" /tmp/iio_sensehat.out "# chip: LSM9DS1"
+contains "iio read sense-hat: bus line names the kernel driver" /tmp/iio_sensehat.out "# bus: $bus, kernel driver st_lsm6dsx_i2c"
+check "iio read sense-hat: 3 samples from two IIO devices, mounted" "$(rows /tmp/iio_sensehat.out)" "$(three "$lsm_expected")"
+
+# The drivers let go of 0x68 and 0x6a again: the checks below write and read them directly.
+echo 0x68 >"/sys/bus/i2c/devices/i2c-$bus_number/delete_device"
+echo 0x6a >"/sys/bus/i2c/devices/i2c-$bus_number/delete_device"
+check "iio: the kernel's clients removed" "$([ -e "$client" ] || [ -e "$lsm" ] && echo bound || echo gone)" gone
+
 # --- imu read: LSM6DSOX + LIS3MDL (Adafruit) at 0x6a / 0x1c --------------------------------
 # The LSM9DS1 checks are done: the same two stub addresses now play an LSM6DSOX and its LIS3MDL
 # (i2c-stub just stores bytes; the LIS3MDL answers WHO_AM_I 0x3d as the LSM9DS1's

@@ -17,7 +17,7 @@ set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 cache="$root/.build-qemu"
-boot_timeout=${IMU_QEMU_TIMEOUT:-120}
+boot_timeout=${IMU_QEMU_TIMEOUT:-240}
 cd "$root"
 mkdir -p "$cache"
 
@@ -67,7 +67,11 @@ fi
 kernel_version=$(apt-cache policy "$kernel_package" | awk '/Candidate:/ { print $2 }')
 kernel_dir="$cache/kernel/${kernel_package}_${kernel_version}"
 
-if [ ! -f "$kernel_dir/ready" ]; then
+# The IIO route (issue 27): inv_mpu6050 binds an MPU-6050 and st_lsm6dsx an LSM9DS1 on i2c-stub
+# (no IRQ: no trigger or buffer, sysfs reads only). Dependencies first; module names as `depends=` spells them.
+iio_modules="industrialio kfifo_buf industrialio-triggered-buffer inv_sensors_timestamp i2c-mux inv-mpu6050 inv-mpu6050-i2c st_lsm6dsx st_lsm6dsx_i2c"
+loaded=""
+if [ ! -f "$kernel_dir/ready" ] || [ ! -f "$kernel_dir/st_lsm6dsx_i2c.ko" ]; then
     echo "qemu kernel test: downloading $kernel_package $kernel_version"
     download=$(mktemp -d)
     trap 'rm -rf "$download"' EXIT
@@ -84,18 +88,22 @@ if [ ! -f "$kernel_dir/ready" ]; then
             || fail "apt-get download $kernel_package failed"
     fi
     deb=$(ls "$download"/*.deb)
-    # Only three files matter out of ~5000 (dpkg-deb -x of everything is 400 MB of modules).
+    # A few files matter out of ~5000 (dpkg-deb -x of everything is 400 MB of modules).
     mkdir -p "$download/root"
     dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$download/root" --wildcards \
         './boot/vmlinuz-*' \
         './lib/modules/*/kernel/drivers/i2c/i2c-dev.ko*' \
         './lib/modules/*/kernel/drivers/i2c/i2c-stub.ko*' \
+        './lib/modules/*/kernel/drivers/i2c/i2c-mux.ko*' \
+        './lib/modules/*/kernel/drivers/iio/*' \
         './lib/modules/*/modules.builtin'
     rm -rf "$kernel_dir"
     mkdir -p "$kernel_dir"
     cp "$download"/root/boot/vmlinuz-* "$kernel_dir/vmlinuz"
     cp "$download"/root/lib/modules/*/modules.builtin "$kernel_dir/"
-    for module in i2c-dev i2c-stub; do
+    # i2c-dev and i2c-stub for the bus; the rest is the kernel's own MPU-6050 driver and the IIO
+    # core under it (loaded in this order by the VM's /init, each after what it depends on).
+    for module in i2c-dev i2c-stub $iio_modules; do
         file=$(find "$download/root/lib/modules" -name "$module.ko*" | head -n 1)
         [ -n "$file" ] || fail "$kernel_package has no $module module"
         # busybox insmod reads plain .ko only: decompress on the host.
@@ -112,7 +120,13 @@ if [ ! -f "$kernel_dir/ready" ]; then
         else
             depends=$(tr '\0' '\n' <"$kernel_dir/$module.ko" | sed -n 's/^depends=//p' | head -n 1)
         fi
-        [ -z "$depends" ] || fail "$module needs modules $depends, which this script does not load"
+        for needed in $(echo "$depends" | tr ',' ' '); do
+            case " $loaded " in
+                *" $needed "*) ;;
+                *) fail "$module needs module $needed, which this script does not load before it" ;;
+            esac
+        done
+        loaded="$loaded $module"
     done
     grep -q 'kernel/drivers/i2c/i2c-core.ko' "$kernel_dir/modules.builtin" \
         || fail "$kernel_package does not have i2c-core built in"
@@ -155,6 +169,8 @@ ldd "$imu_binary" | awk '/=> \// { print $3 } /^[ \t]*\/.*ld-linux/ { print $1 }
     cp -L "$library" "$stage$library"
 done
 cp "$kernel_dir/i2c-dev.ko" "$kernel_dir/i2c-stub.ko" "$stage/lib/modules/"
+for module in $iio_modules; do cp "$kernel_dir/$module.ko" "$stage/lib/modules/"; done
+echo "$iio_modules" >"$stage/lib/modules/iio-order"
 cp -r Boards "$stage/Boards"
 cp Scripts/qemu-kernel-test-init.sh "$stage/init"
 # The marker /init checks before it mounts anything: it runs only inside this initramfs.

@@ -37,6 +37,14 @@ public enum LinuxHardware {
             }
             if let named {
                 let placement = named.imus[0]
+                // The board's chip bound to a kernel driver: read through its IIO devices.
+                if (bus as any ClaimedAddressReporting).claim(of: placement.address) != nil {
+                    switch openThroughIIO(busPath: path, address: placement.address, board: named, survey: nil, catalog: catalog, clock: clock) {
+                    case .device(let device)?: return device
+                    case .refused(let words)?: lastError = words; continue
+                    case nil: break
+                    }
+                }
                 return IMUDevice(
                     bus: bus, clock: clock, board: named, placement: placement, driver: placement.makeDriver(bus: bus, clock: clock))
             }
@@ -46,6 +54,19 @@ public enum LinuxHardware {
                 continue
             }
             guard let chip = survey.chips.first else {
+                // No chip of ours to talk to; one a kernel driver has is read through IIO.
+                var refused: String?
+                for claim in survey.claimed {
+                    switch openThroughIIO(busPath: path, address: claim.address, board: nil, survey: survey, catalog: catalog, clock: clock) {
+                    case .device(let device)?: return device
+                    case .refused(let words)?: refused = words
+                    case nil: break
+                    }
+                }
+                if let refused {
+                    lastError = refused
+                    continue
+                }
                 lastError = "no supported IMU on \(path)"
                     + (survey.unsupported.first.map { " (found an \($0.part) at \(hex($0.address)), which imu does not drive)" } ?? "")
                 continue

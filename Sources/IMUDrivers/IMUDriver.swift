@@ -10,6 +10,19 @@ public struct ChipCapabilities: Sendable, Equatable {
     public var fifoCapacity: Int
     public var motionInterrupt: Bool
     public var dataReadyInterrupt: Bool
+
+    public init(
+        accelerometer: Bool, gyroscope: Bool, magnetometer: Bool, thermometer: Bool, fifoCapacity: Int,
+        motionInterrupt: Bool, dataReadyInterrupt: Bool
+    ) {
+        self.accelerometer = accelerometer
+        self.gyroscope = gyroscope
+        self.magnetometer = magnetometer
+        self.thermometer = thermometer
+        self.fifoCapacity = fifoCapacity
+        self.motionInterrupt = motionInterrupt
+        self.dataReadyInterrupt = dataReadyInterrupt
+    }
 }
 
 /// The outcome of draining a chip's FIFO.

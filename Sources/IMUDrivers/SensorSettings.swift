@@ -6,6 +6,12 @@ public struct FullScale: Sendable, Equatable {
     public let range: Double
     /// The value of one LSB in the same unit.
     public let sensitivity: Double
+
+    public init(code: UInt8, range: Double, sensitivity: Double) {
+        self.code = code
+        self.range = range
+        self.sensitivity = sensitivity
+    }
 }
 
 /// One row of a chip's output-data-rate table.
@@ -13,6 +19,11 @@ public struct DataRate: Sendable, Equatable {
     public let code: UInt8
     /// Samples per second.
     public let hertz: Double
+
+    public init(code: UInt8, hertz: Double) {
+        self.code = code
+        self.hertz = hertz
+    }
 }
 
 /// What a caller asks of a chip; each value is rounded to what the chip's tables offer (the
@@ -51,6 +62,18 @@ public struct IMUConfiguration: Sendable, Equatable {
     public var lowPassBandwidthHz: Double?
     public var magnetometerScale: FullScale?
     public var magnetometerRate: DataRate?
+
+    public init(
+        accelerometerScale: FullScale, gyroscopeScale: FullScale, sampleRate: DataRate, lowPassBandwidthHz: Double? = nil,
+        magnetometerScale: FullScale? = nil, magnetometerRate: DataRate? = nil
+    ) {
+        self.accelerometerScale = accelerometerScale
+        self.gyroscopeScale = gyroscopeScale
+        self.sampleRate = sampleRate
+        self.lowPassBandwidthHz = lowPassBandwidthHz
+        self.magnetometerScale = magnetometerScale
+        self.magnetometerRate = magnetometerRate
+    }
 }
 
 extension Array where Element == FullScale {

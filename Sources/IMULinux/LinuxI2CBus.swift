@@ -201,9 +201,12 @@ public final class LinuxI2CBus: I2CBus, ClaimedAddressReporting {
         let iio = "or use the kernel's IIO device (/sys/bus/iio/devices) instead"
         guard let bus else { return "the address \(hex(address)) is claimed by a kernel driver: unbind it, \(iio)" }
         let device = sysfsDeviceName(bus: bus, address: address)
-        if let driver = boundDriver(bus: bus, address: address, sysfsRoot: sysfsRoot) {
+        if let (driver, devices) = kernelBinding(bus: bus, address: address, sysfsRoot: sysfsRoot) {
+            // The IIO devices the driver made are what imu reads instead (LinuxHardware).
+            let through = devices.isEmpty
+                ? iio : "or read it through its IIO device\(devices.count > 1 ? "s" : "") \(devices.map(\.description).joined(separator: " + ")) (imu does, when it finds no other IMU)"
             return "the address \(hex(address)) is claimed by the kernel driver \(driver): unbind it "
-                + "(echo \(device) | sudo tee /sys/bus/i2c/drivers/\(driver)/unbind), \(iio)"
+                + "(echo \(device) | sudo tee /sys/bus/i2c/drivers/\(driver)/unbind), \(through)"
         }
         return "the address \(hex(address)) is claimed by a kernel driver: unbind it (see /sys/bus/i2c/devices/\(device)/driver/unbind), \(iio)"
     }
