@@ -11,7 +11,9 @@
 #   --calibration-from DIR   carry calibration over from DIR (default: the sudo user's ~/.config/imu)
 #   --no-systemctl   lay the files out only: no user, no chown, no systemctl (CI, with DESTDIR=/tmp/x)
 # Everything it creates is listed in /usr/local/share/imu/installed; Scripts/uninstall-service.sh
-# removes exactly that.
+# removes exactly that. On a system not booted with systemd (a container, a chroot) it does all of
+# the above, enables the unit for the next systemd boot (systemctl enable works offline), says so
+# and exits 0. The Debian package (Scripts/package-deb.sh) is the other way in, into /usr.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 destdir="${DESTDIR:-}"
@@ -24,7 +26,7 @@ while [ $# -gt 0 ]; do
         --binary) [ $# -ge 2 ] || { echo "install-service: --binary needs a path" >&2; exit 2; }; binary="$2"; shift ;;
         --binary=*) binary="${1#--binary=}" ;;
         --calibration-from) [ $# -ge 2 ] || { echo "install-service: --calibration-from needs a folder" >&2; exit 2; }; calibration_from="$2"; shift ;;
-        -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "install-service: unknown argument $1 (expected --binary PATH or --no-systemctl)" >&2; exit 2 ;;
     esac
     shift
@@ -75,6 +77,12 @@ install -m 0644 Boards/*.toml "$share/boards/"
 install -m 0644 README.md "$share/README.md"
 install -m 0644 Scripts/rules.example.toml "$share/rules.example.toml"
 install -m 0644 Scripts/imu.service "$destdir/etc/systemd/system/imu.service"
+# The network [mqtt]/[http] need, opened by a systemd generator that reads the rules file.
+generators="$destdir/usr/local/lib/systemd/system-generators"
+for folder in usr/local/lib usr/local/lib/systemd usr/local/lib/systemd/system-generators; do
+    if [ ! -d "$destdir/$folder" ]; then install -d -m 0755 "$destdir/$folder"; created "folder /$folder"; fi
+done
+install -m 0755 Scripts/imu-network-generator "$generators/imu-network-generator"
 # Who may own net.hadess.SensorProxy (the service) and use it (everyone; the compass: GeoClue).
 install -d -m 0755 "$destdir/etc/dbus-1/system.d"
 install -m 0644 Scripts/net.hadess.SensorProxy.conf "$destdir/etc/dbus-1/system.d/imu-sensor-proxy.conf"
@@ -129,7 +137,18 @@ fi
 } > "$share/installed.new"
 mv "$share/installed.new" "$share/installed"
 
-if [ "$use_systemctl" = 1 ]; then
+if [ "$use_systemctl" = 1 ] && [ ! -d /run/systemd/system ]; then
+    # Not booted with systemd: daemon-reload and start cannot work, enable can (it only links).
+    enabled="installed"
+    if command -v systemctl >/dev/null && systemctl enable imu.service >/dev/null 2>&1; then enabled="installed and enabled"; fi
+    cat <<TEXT
+install-service: this system was not booted with systemd (PID 1 is $(cat /proc/1/comm 2>/dev/null || echo unknown)):
+  files, rules, /var/lib/imu and the user imu are in place; imu.service is $enabled
+  for the next boot under systemd, and nothing was started. Without systemd, run it yourself:
+  sudo -u imu IMU_CALIBRATION_DIR=/var/lib/imu /usr/local/bin/imu run --config /etc/imu/rules.toml
+  (sudo bash Scripts/uninstall-service.sh removes all of it again)
+TEXT
+elif [ "$use_systemctl" = 1 ]; then
     systemctl daemon-reload
     systemctl enable imu.service
     cat <<TEXT

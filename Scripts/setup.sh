@@ -33,6 +33,8 @@ if [ "${1:-}" = "--tests" ]; then
         iio-sensor-proxy # monitor-sensor: a real desktop client of net.hadess.SensorProxy (its service is not started)
         socat            # Docs/protocol.md's examples and the socket's hostile-client checks
         python3          # the Python client (python/) and its tests against a twin daemon
+        lintian          # Scripts/package-deb.sh's package checked against Debian's policy
+        debootstrap qemu-utils  # Scripts/vm-service-test.sh: the VM's root file system and its overlay
     )
 fi
 
