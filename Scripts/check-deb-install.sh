@@ -31,7 +31,7 @@ snapshot() {
     find /etc /usr /lib /var/lib /opt -xdev \
         \( -path /var/lib/apt -o -path /var/lib/dpkg -o -path /var/lib/systemd/deb-systemd-helper-enabled \
            -o -path /var/lib/systemd/deb-systemd-helper-masked -o -path /etc/ld.so.cache -o -path /var/lib/ucf \
-           -o -path '/usr/lib/python3*/__pycache__' -o -path /var/lib/man-db -o -path /var/cache \) -prune -o -print 2>/dev/null | sort
+           -o -path /var/lib/man-db -o -path /var/cache \) -prune -o -print 2>/dev/null | sort
 }
 installed_packages() { dpkg-query -W -f='${db:Status-Abbrev} ${Package}\n' | awk '$1 ~ /^ii/ { print $2 }' | sort; }
 
