@@ -129,6 +129,12 @@ if [ "$use_systemctl" = 1 ]; then
     fi
     chown -R root:root "$destdir/etc/imu"
     chown -R imu:imu "$state"
+    # dbus-daemon read the policy when it appeared, before the user imu existed: read it again, or
+    # the service cannot own net.hadess.SensorProxy.
+    if [ -S /run/dbus/system_bus_socket ] && command -v dbus-send >/dev/null; then
+        dbus-send --system --type=method_call --dest=org.freedesktop.DBus /org/freedesktop/DBus \
+            org.freedesktop.DBus.ReloadConfig >/dev/null 2>&1 || true
+    fi
 fi
 # Merged with an earlier install's list, so a reinstall does not forget the user it created then.
 {

@@ -88,6 +88,10 @@ dir lib/systemd/system-generators
 install -m 0755 Scripts/imu-network-generator "$stage/lib/systemd/system-generators/imu-network-generator"
 dir lib/udev/rules.d
 install -m 0644 Scripts/debian/60-imu.rules "$stage/lib/udev/rules.d/60-imu.rules"
+# dbus-daemon skips a policy file that is not well-formed XML (a `--` inside a comment is enough),
+# and the service then cannot own its name: checked here, not found on a Pi.
+python3 -c 'import sys, xml.dom.minidom; xml.dom.minidom.parse(sys.argv[1])' Scripts/net.hadess.SensorProxy.conf 2>"$work/xml.log" \
+    || fail "Scripts/net.hadess.SensorProxy.conf is not well-formed XML: $(tail -n 1 "$work/xml.log")"
 dir usr/share/dbus-1/system.d
 install -m 0644 Scripts/net.hadess.SensorProxy.conf "$stage/usr/share/dbus-1/system.d/imu-sensor-proxy.conf"
 dir etc/imu
@@ -164,7 +168,7 @@ Description: motion events from an IMU to GPIO, MQTT, D-Bus and the web
  completions and the Python client module imu.
 CONTROL
 echo /etc/imu/rules.toml >"$stage/DEBIAN/conffiles"
-for script in postinst prerm postrm; do
+for script in preinst postinst prerm postrm; do
     install -m 0755 "Scripts/debian/$script" "$stage/DEBIAN/$script"
 done
 (cd "$stage" && find . -path ./DEBIAN -prune -o -type f -printf '%P\0' | sort -z | xargs -0 md5sum) >"$stage/DEBIAN/md5sums"
