@@ -49,6 +49,9 @@ bash Scripts/check-network-generator.sh 2>&1 | tee .build/network-generator.log
 echo "== Debian package (Scripts/package-deb.sh, the release build above; lintian: no errors)"
 deb=$(bash Scripts/package-deb.sh --binary .build/release/imu | tail -n 1)
 lintian --fail-on error --tag-display-limit 0 "$deb"
+echo "== the service under a real systemd (Scripts/vm-service-test.sh: Debian 12 under QEMU, the package installed, its first day checked)"
+bash Scripts/vm-service-test.sh --deb "$deb" 2>&1 | tee .build/vm-service-test.log
+grep -q '^vm service test: PASS' .build/vm-service-test.log || { echo "the VM service test reported no PASS"; exit 1; }
 
 echo "== libgpiod 2.x build check"
 bash Scripts/check-libgpiod-v2.sh
@@ -60,4 +63,4 @@ bash Scripts/check-firmware.sh .build/firmware
 echo "== fuzzing (libFuzzer: the TOML reader and loaders, the log reader, the register decoders, the socket's requests; kept inputs, then fixed-seed runs)"
 bash Scripts/fuzz.sh
 
-echo "summary: $((swift_tests + python_tests + kernel_checks + 8)) passed, 0 failed"
+echo "summary: $((swift_tests + python_tests + kernel_checks + 9)) passed, 0 failed"
