@@ -83,6 +83,12 @@ for folder in usr/local/lib usr/local/lib/systemd usr/local/lib/systemd/system-g
     if [ ! -d "$destdir/$folder" ]; then install -d -m 0755 "$destdir/$folder"; created "folder /$folder"; fi
 done
 install -m 0755 Scripts/imu-network-generator "$generators/imu-network-generator"
+# /dev/i2c-N to the group i2c and /dev/gpiochipN to gpio (Debian leaves both to root; Pi OS's own
+# rules do the same as this one).
+for folder in etc/udev etc/udev/rules.d; do
+    if [ ! -d "$destdir/$folder" ]; then install -d -m 0755 "$destdir/$folder"; created "folder /$folder"; fi
+done
+install -m 0644 Scripts/debian/60-imu.rules "$destdir/etc/udev/rules.d/60-imu.rules"
 # Who may own net.hadess.SensorProxy (the service) and use it (everyone; the compass: GeoClue).
 install -d -m 0755 "$destdir/etc/dbus-1/system.d"
 install -m 0644 Scripts/net.hadess.SensorProxy.conf "$destdir/etc/dbus-1/system.d/imu-sensor-proxy.conf"
@@ -129,6 +135,9 @@ if [ "$use_systemctl" = 1 ]; then
     fi
     chown -R root:root "$destdir/etc/imu"
     chown -R imu:imu "$state"
+    if [ -d /run/udev ] && command -v udevadm >/dev/null; then
+        udevadm trigger --action=change --subsystem-match=i2c-dev --subsystem-match=gpio >/dev/null 2>&1 || true
+    fi
     # dbus-daemon read the policy when it appeared, before the user imu existed: read it again, or
     # the service cannot own net.hadess.SensorProxy.
     if [ -S /run/dbus/system_bus_socket ] && command -v dbus-send >/dev/null; then

@@ -42,10 +42,10 @@ if [ "$use_systemctl" = 1 ]; then
     done
 fi
 rm -f "$destdir/etc/systemd/system/imu.service" "$destdir/usr/local/bin/imu" "$destdir/etc/dbus-1/system.d/imu-sensor-proxy.conf" \
-    "$destdir/usr/local/lib/systemd/system-generators/imu-network-generator"
+    "$destdir/usr/local/lib/systemd/system-generators/imu-network-generator" "$destdir/etc/udev/rules.d/60-imu.rules"
 # Folders only if the installer made them (empty now).
 rmdir "$destdir/etc/dbus-1/system.d" "$destdir/etc/dbus-1" 2>/dev/null || true
-for folder in usr/local/lib/systemd/system-generators usr/local/lib/systemd usr/local/lib; do
+for folder in usr/local/lib/systemd/system-generators usr/local/lib/systemd usr/local/lib etc/udev/rules.d etc/udev; do
     if printf '%s\n' "$created" | grep -qx "folder /$folder"; then rmdir "$destdir/$folder" 2>/dev/null || true; fi
 done
 rm -rf "$share"
