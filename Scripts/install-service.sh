@@ -11,7 +11,9 @@
 #   --calibration-from DIR   carry calibration over from DIR (default: the sudo user's ~/.config/imu)
 #   --no-systemctl   lay the files out only: no user, no chown, no systemctl (CI, with DESTDIR=/tmp/x)
 # Everything it creates is listed in /usr/local/share/imu/installed; Scripts/uninstall-service.sh
-# removes exactly that.
+# removes exactly that. On a system not booted with systemd (a container, a chroot) it does all of
+# the above, enables the unit for the next systemd boot (systemctl enable works offline), says so
+# and exits 0. The Debian package (Scripts/package-deb.sh) is the other way in, into /usr.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 destdir="${DESTDIR:-}"
@@ -24,7 +26,7 @@ while [ $# -gt 0 ]; do
         --binary) [ $# -ge 2 ] || { echo "install-service: --binary needs a path" >&2; exit 2; }; binary="$2"; shift ;;
         --binary=*) binary="${1#--binary=}" ;;
         --calibration-from) [ $# -ge 2 ] || { echo "install-service: --calibration-from needs a folder" >&2; exit 2; }; calibration_from="$2"; shift ;;
-        -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "install-service: unknown argument $1 (expected --binary PATH or --no-systemctl)" >&2; exit 2 ;;
     esac
     shift
@@ -75,6 +77,18 @@ install -m 0644 Boards/*.toml "$share/boards/"
 install -m 0644 README.md "$share/README.md"
 install -m 0644 Scripts/rules.example.toml "$share/rules.example.toml"
 install -m 0644 Scripts/imu.service "$destdir/etc/systemd/system/imu.service"
+# The network [mqtt]/[http] need, opened by a systemd generator that reads the rules file.
+generators="$destdir/usr/local/lib/systemd/system-generators"
+for folder in usr/local/lib usr/local/lib/systemd usr/local/lib/systemd/system-generators; do
+    if [ ! -d "$destdir/$folder" ]; then install -d -m 0755 "$destdir/$folder"; created "folder /$folder"; fi
+done
+install -m 0755 Scripts/imu-network-generator "$generators/imu-network-generator"
+# /dev/i2c-N to the group i2c and /dev/gpiochipN to gpio (Debian leaves both to root; Pi OS's own
+# rules do the same as this one).
+for folder in etc/udev etc/udev/rules.d; do
+    if [ ! -d "$destdir/$folder" ]; then install -d -m 0755 "$destdir/$folder"; created "folder /$folder"; fi
+done
+install -m 0644 Scripts/debian/60-imu.rules "$destdir/etc/udev/rules.d/60-imu.rules"
 # Who may own net.hadess.SensorProxy (the service) and use it (everyone; the compass: GeoClue).
 install -d -m 0755 "$destdir/etc/dbus-1/system.d"
 install -m 0644 Scripts/net.hadess.SensorProxy.conf "$destdir/etc/dbus-1/system.d/imu-sensor-proxy.conf"
@@ -121,6 +135,15 @@ if [ "$use_systemctl" = 1 ]; then
     fi
     chown -R root:root "$destdir/etc/imu"
     chown -R imu:imu "$state"
+    if [ -d /run/udev ] && command -v udevadm >/dev/null; then
+        udevadm trigger --action=change --subsystem-match=i2c-dev --subsystem-match=gpio >/dev/null 2>&1 || true
+    fi
+    # dbus-daemon read the policy when it appeared, before the user imu existed: read it again, or
+    # the service cannot own net.hadess.SensorProxy.
+    if [ -S /run/dbus/system_bus_socket ] && command -v dbus-send >/dev/null; then
+        dbus-send --system --type=method_call --dest=org.freedesktop.DBus /org/freedesktop/DBus \
+            org.freedesktop.DBus.ReloadConfig >/dev/null 2>&1 || true
+    fi
 fi
 # Merged with an earlier install's list, so a reinstall does not forget the user it created then.
 {
@@ -129,7 +152,18 @@ fi
 } > "$share/installed.new"
 mv "$share/installed.new" "$share/installed"
 
-if [ "$use_systemctl" = 1 ]; then
+if [ "$use_systemctl" = 1 ] && [ ! -d /run/systemd/system ]; then
+    # Not booted with systemd: daemon-reload and start cannot work, enable can (it only links).
+    enabled="installed"
+    if command -v systemctl >/dev/null && systemctl enable imu.service >/dev/null 2>&1; then enabled="installed and enabled"; fi
+    cat <<TEXT
+install-service: this system was not booted with systemd (PID 1 is $(cat /proc/1/comm 2>/dev/null || echo unknown)):
+  files, rules, /var/lib/imu and the user imu are in place; imu.service is $enabled
+  for the next boot under systemd, and nothing was started. Without systemd, run it yourself:
+  sudo -u imu IMU_CALIBRATION_DIR=/var/lib/imu /usr/local/bin/imu run --config /etc/imu/rules.toml
+  (sudo bash Scripts/uninstall-service.sh removes all of it again)
+TEXT
+elif [ "$use_systemctl" = 1 ]; then
     systemctl daemon-reload
     systemctl enable imu.service
     cat <<TEXT

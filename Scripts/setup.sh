@@ -34,6 +34,8 @@ if [ "${1:-}" = "--tests" ]; then
         socat            # Docs/protocol.md's examples and the socket's hostile-client checks
         jq netcat-openbsd curl  # … the other tools the documentation's examples use (Scripts/check-docs.py runs them)
         python3          # the Python client (python/) and its tests against a twin daemon
+        lintian          # Scripts/package-deb.sh's package checked against Debian's policy
+        debootstrap qemu-utils  # Scripts/vm-service-test.sh: the VM's root file system and its overlay
     )
 fi
 

@@ -46,6 +46,15 @@ bash Scripts/qemu-kernel-test.sh 2>&1 | tee .build/kernel-test.log
 kernel_checks=$(sed -n 's/^qemu kernel test: PASS (\([0-9]*\) checks.*/\1/p' .build/kernel-test.log)
 [ -n "$kernel_checks" ] || { echo "the kernel test reported no result"; exit 1; }
 
+echo "== the service's network (Scripts/imu-network-generator: the drop-in [mqtt]/[http] get, exposure ≤ 2.0)"
+bash Scripts/check-network-generator.sh 2>&1 | tee .build/network-generator.log
+echo "== Debian package (Scripts/package-deb.sh, the release build above; lintian: no errors)"
+deb=$(bash Scripts/package-deb.sh --binary .build/release/imu | tail -n 1)
+lintian --fail-on error --tag-display-limit 0 "$deb"
+echo "== the service under a real systemd (Scripts/vm-service-test.sh: Debian 12 under QEMU, the package installed, its first day checked)"
+bash Scripts/vm-service-test.sh --deb "$deb" 2>&1 | tee .build/vm-service-test.log
+grep -q '^vm service test: PASS' .build/vm-service-test.log || { echo "the VM service test reported no PASS"; exit 1; }
+
 echo "== libgpiod 2.x build check"
 bash Scripts/check-libgpiod-v2.sh
 echo "== embedded check (the fusion core for a Cortex-M0+, no soft float)"
@@ -56,4 +65,4 @@ bash Scripts/check-firmware.sh .build/firmware
 echo "== fuzzing (libFuzzer: the TOML reader and loaders, the log reader, the register decoders, the socket's requests; kept inputs, then fixed-seed runs)"
 bash Scripts/fuzz.sh
 
-echo "summary: $((swift_tests + python_tests + kernel_checks + 7)) passed, 0 failed"
+echo "summary: $((swift_tests + python_tests + kernel_checks + 10)) passed, 0 failed"

@@ -88,7 +88,7 @@ enum Hardware {
         let paths = busPath.map { [$0] } ?? LinuxI2CBus.availableBuses().map(\.path)
         guard !paths.isEmpty else { throw CommandError.noI2CBus }
         let names = Dictionary(LinuxI2CBus.availableBuses().map { ($0.path, $0.adapterName) }, uniquingKeysWith: { a, _ in a })
-        let computer = (try? catalog().computerProfile()).flatMap { $0?.name }
+        let computer = (try? catalog().thisComputer()).flatMap { $0?.name }
         var reports: [ProbedBus] = []
         for path in paths {
             do {

@@ -11,7 +11,7 @@ public struct HeaderGPIOError: Error, CustomStringConvertible {
 
 extension IMUDevice {
     /// The GPIO chip of the header: the twin's when simulated, else the computer's, found by
-    /// its label (from the computer profile that /proc/device-tree/model names). Its output
+    /// its label (from the computer profile that `$IMU_COMPUTER` or /proc/device-tree/model names). Its output
     /// lines are requested again if the chip goes away and comes back (`ReacquiringGPIOChip`;
     /// the label finds it again).
     public func headerGPIO(catalog: BoardCatalog = .standard()) throws(HeaderGPIOError) -> HeaderGPIO {
@@ -20,8 +20,10 @@ extension IMUDevice {
             let chip = ReacquiringGPIOChip(gpio) { () throws(GPIOError) in try gpio.reopen() }
             return HeaderGPIO(chip: chip, headerPins: twin.profile.headerPins.isEmpty ? VirtualGPIOChip.raspberryPiHeader : twin.profile.headerPins)
         }
-        guard let computer = try? catalog.computerProfile(), let label = computer.gpioChipLabel else {
-            throw HeaderGPIOError(description: "cannot tell which computer this is (no Raspberry Pi profile matches /proc/device-tree/model), so its GPIO header is unknown")
+        let named: BoardProfile?
+        do { named = try catalog.thisComputer() } catch { throw HeaderGPIOError(description: "\(error)") }
+        guard let computer = named, let label = computer.gpioChipLabel else {
+            throw HeaderGPIOError(description: "cannot tell which computer this is (no Raspberry Pi profile matches /proc/device-tree/model), so its GPIO header is unknown; name its profile with \(BoardCatalog.computerVariable)=NAME, e.g. raspberry-pi-4")
         }
         do {
             let chip = ReacquiringGPIOChip(try LinuxGPIOChip(label: label)) { () throws(GPIOError) in try LinuxGPIOChip(label: label) }

@@ -23,7 +23,7 @@ public enum LinuxHardware {
         } else {
             let available = LinuxI2CBus.availableBuses().map(\.path)
             guard !available.isEmpty else { throw .noI2CBus }
-            let header = (try? catalog.computerProfile())??.i2cBus.map { "/dev/i2c-\($0)" }
+            let header = (try? catalog.thisComputer())??.i2cBus.map { "/dev/i2c-\($0)" }
             candidates = header.map { h in [h] + available.filter { $0 != h } } ?? available
         }
 
