@@ -82,8 +82,8 @@ public final class Daemon: @unchecked Sendable {
     /// Started after "started" is logged, stopped (last first) before "stopped".
     public var frontEnds: [any DaemonFrontEnd] = []
 
-    private var rules: RulesFile
-    private var runner: ActionRunner
+    private(set) var rules: RulesFile
+    private(set) var runner: ActionRunner
     private var ruleEngine: RuleEngine
     private var rulesObserver: Int?
     private var mqttObserver: Int?
@@ -190,7 +190,10 @@ public final class Daemon: @unchecked Sendable {
             }
             if mqttSettings.allowCommands { observeGyroCalibration() }
         }
-        if let httpSettings { dashboard = try startDashboard(httpSettings) }
+        if let httpSettings {
+            dashboard = try startDashboard(httpSettings)
+            tellDashboardRules()
+        }
         observeRules()
         engine.onNotice = { [log] in Self.log($0, to: log) }
         engine.housekeeping = { [self] in reloadIfAsked() }
@@ -333,6 +336,7 @@ public final class Daemon: @unchecked Sendable {
         flushFiredLog()
         rules = reloaded
         runner = newRunner
+        tellDashboardRules()
         ruleEngine = RuleEngine(rules: rules.rules)
         let heading = Self.headingFilter(rules)
         engine.changePipeline { $0.setHeadingFilter(degrees: heading) }

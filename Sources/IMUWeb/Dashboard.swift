@@ -55,6 +55,8 @@ public final class Dashboard: @unchecked Sendable {
     private var serverTask: Task<Void, any Error>?
     private var eventLoops: MultiThreadedEventLoopGroup?
     private var gpioLines: [GPIOLevel] = []
+    /// The rules in force, as the page lists them.
+    private var ruleSummaries: [RuleSummary] = []
     /// The port bound (the one asked for, or the one the kernel chose for port 0).
     public private(set) var boundPort = 0
 
@@ -182,9 +184,14 @@ public final class Dashboard: @unchecked Sendable {
         clients.broadcast(text, to: .rules)
     }
 
-    /// The GPIO lines the rules drive and their levels now (at start, after a reload).
-    public func setGPIO(_ lines: [GPIOLevel]) {
-        lock.withLock { gpioLines = lines }
+    /// The rules in force and the GPIO lines they drive with their levels now (at start, after
+    /// a reload): `{"type":"rules","rules":[…]}` then `{"type":"gpio","lines":[…]}`.
+    public func setRules(_ rules: [RuleSummary], lines: [GPIOLevel]) {
+        lock.withLock {
+            ruleSummaries = rules
+            gpioLines = lines
+        }
+        clients.broadcast("{\"type\":\"rules\",\"rules\":\(RuleSummary.json(rules))}", to: .rules)
         clients.broadcast("{\"type\":\"gpio\",\"lines\":\(GPIOLevel.json(lines))}", to: .rules)
     }
 
@@ -195,6 +202,7 @@ public final class Dashboard: @unchecked Sendable {
     }
 
     var gpioJSON: String { GPIOLevel.json(lock.withLock { gpioLines }) }
+    var rulesJSON: String { RuleSummary.json(lock.withLock { ruleSummaries }) }
 
     /// Why a WebSocket upgrade is refused (401, 403, 421 as for any request; 503 when
     /// `max-clients` are connected), or nil after taking a client's slot.
@@ -227,7 +235,25 @@ public final class Dashboard: @unchecked Sendable {
     var helloLine: String {
         "{\"type\":\"hello\",\"protocol\":\(WebProtocol.version),\(feed.infoMembers),\"streams\":["
             + WebStream.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ",")
-            + "],\"allow_control\":\(settings.allowControl),\"gpio\":\(gpioJSON),\"calibration\":{\(daemon.calibrationMembers())}}"
+            + "],\"allow_control\":\(settings.allowControl),\"rules\":\(rulesJSON),\"gpio\":\(gpioJSON),\"calibration\":{\(daemon.calibrationMembers())}}"
+    }
+}
+
+/// A rule as the page lists it: its name, the event it answers, what it does.
+public struct RuleSummary: Sendable, Equatable {
+    public var name: String
+    public var on: String
+    public var actions: String
+
+    public init(name: String, on: String, actions: String) {
+        self.name = name
+        self.on = on
+        self.actions = actions
+    }
+
+    static func json(_ rules: [RuleSummary]) -> String {
+        "[" + rules.map { "{\"name\":\(JSONText.string($0.name)),\"on\":\(JSONText.string($0.on)),\"actions\":\(JSONText.string($0.actions))}" }
+            .joined(separator: ",") + "]"
     }
 }
 

@@ -53,7 +53,7 @@ extension Dashboard {
             return Self.json(
                 "{\"type\":\"status\",\"protocol\":\(WebProtocol.version),\(feed.infoMembers),\"t\":\(JSONText.number(feed.clockSeconds, 6)),"
                     + "\"clients\":\(clients.count),\"max_clients\":\(settings.maxClients),\"allow_control\":\(settings.allowControl),"
-                    + "\"health\":\(health),\"gpio\":\(gpioJSON)}")
+                    + "\"health\":\(health),\"rules\":\(rulesJSON),\"gpio\":\(gpioJSON)}")
         }
         router.get("/api/motion") { [self] _, _ in
             // The next device motion (a subscription for one line: the chip may be asleep).

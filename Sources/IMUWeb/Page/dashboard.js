@@ -61,6 +61,7 @@
       case 'health': return health(line);
       case 'rule': return addRule(line);
       case 'gpio': return gpio(line.lines || []);
+      case 'rules': return ruleList(line.rules || []);
       case 'calibration': return calibration(line);
       case 'error': return addLog($('events'), `error: ${line.error}`, null);
     }
@@ -75,6 +76,7 @@
     for (const id of ['start-gyro', 'start-accel', 'start-mag']) $(id).disabled = !control;
     $('start-mag').disabled = !control || h.magnetometer === false;
     $('control-note').style.display = control ? 'none' : '';
+    if (h.rules) ruleList(h.rules);
     if (h.gpio) gpio(h.gpio);
     if (h.calibration) showCalibration(h.calibration);
   }
@@ -259,6 +261,20 @@
     const levels = (r.lines || []).map((l) => `${l.name || 'line ' + l.offset} ${l.high ? 'high' : 'low'}`).join(', ');
     addLog($('rules'), `${r.rule} ← ${r.event ? describe(r.event) : ''}${levels ? ' → ' + levels : ''}`, r.t);
     if (r.lines) gpio(r.lines, true);
+  }
+  // The rules in force (at start and after each reload): name, the event, what it does.
+  function ruleList(rules) {
+    const ul = $('rule-list');
+    ul.textContent = '';
+    if (!rules.length) { const li = document.createElement('li'); li.className = 'none'; li.textContent = 'no rules loaded'; ul.appendChild(li); }
+    for (const r of rules) {
+      const li = document.createElement('li');
+      const name = document.createElement('b');
+      name.textContent = r.name;
+      li.appendChild(name);
+      li.appendChild(document.createTextNode(` on ${r.on}: ${r.actions}`));
+      ul.appendChild(li);
+    }
   }
   const lineLevels = new Map();
   function gpio(lines, merge) {
