@@ -156,6 +156,9 @@ check "systemd-analyze security imu.service ≤ 2.0 with MQTT and the dashboard 
 
 # --- The service under its hardening --------------------------------------------------------
 started=$(date '+%Y-%m-%d %H:%M:%S')
+# The package's udev rule gives /dev/i2c-* and /dev/gpiochip* to their groups; its postinst waits
+# 10 s for udev, which emulation can outlast (one run saw EACCES on the buses at start).
+udevadm settle --timeout=120 || true
 check "systemctl start imu" systemctl start imu
 wait_for 30 sh -c 'journalctl -u imu --since "'"$started"'" -o cat | grep -q started'
 journalctl -u imu --since "$started" -o cat | grep -v "thread priority" | head -n 14 | sed 's/^/    | /'
