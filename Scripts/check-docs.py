@@ -368,12 +368,67 @@ def self_test():
     return 1 if failed else 0
 
 
+PORT = re.compile(r"(?:127\.0\.0\.1:|localhost:|-p\s+)(\d{4,5})\b")
+SUMMARY = re.compile(r"^docs check: PASS \((\d+) commands in (\d+) blocks; (\d+) blocks need")
+
+
+def page_groups(files):
+    """Pages in groups that may run side by side: pages whose blocks name the same TCP port
+    (a dashboard, a broker) share a group, so two of them never bind it at once."""
+    groups = []   # (ports, pages)
+    for page in files:
+        ports = {port for block in blocks_of(page.resolve()) if not block.needs
+                 for _, command in block.commands() for port in PORT.findall(command)}
+        joined = [group for group in groups if group[0] & ports]
+        merged = (set(ports), [])
+        for group in joined:
+            merged[0].update(group[0])
+            merged[1].extend(group[1])
+            groups.remove(group)
+        merged[1].append(page)
+        groups.append(merged)
+    return [pages for _, pages in groups]
+
+
+def run_in_parallel(files, arguments):
+    """Each group of pages in a check of its own, --jobs at a time; their reports in page order."""
+    from concurrent.futures import ThreadPoolExecutor
+    began = time.monotonic()
+    options = ["--imu", str(arguments.imu), "--live-seconds", str(arguments.live_seconds),
+               "--timeout", str(arguments.timeout), "--jobs", "1"] + (["--keep"] if arguments.keep else [])
+
+    def check(pages):
+        return subprocess.run([sys.executable, __file__, *options, *map(str, pages)],
+                              capture_output=True, text=True)
+
+    groups = page_groups(files)
+    with ThreadPoolExecutor(max_workers=arguments.jobs) as pool:
+        results = list(pool.map(check, groups))
+    totals, failed = [0, 0, 0], 0
+    for pages, result in zip(groups, results):
+        sys.stdout.write(result.stdout)
+        sys.stderr.write(result.stderr)
+        summary = next((SUMMARY.match(line) for line in result.stdout.splitlines() if SUMMARY.match(line)), None)
+        if result.returncode != 0 or summary is None:
+            failed += 1
+            continue
+        totals = [total + int(figure) for total, figure in zip(totals, summary.groups())]
+    if failed:
+        print(f"docs check: FAIL ({failed} of {len(groups)} groups of pages failed; their reports above)")
+        return 1
+    print(f"docs check: PASS ({totals[0]} commands in {totals[1]} blocks; {totals[2]} blocks need what the twin "
+          f"lacks; {len(groups)} groups of pages, {arguments.jobs} at a time; {time.monotonic() - began:.0f} s)")
+    return 0
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("files", nargs="*", type=Path)
     parser.add_argument("--imu", type=Path, default=REPO / ".build/debug/imu")
     parser.add_argument("--live-seconds", type=float, default=3.0)
     parser.add_argument("--timeout", type=float, default=60.0)
+    parser.add_argument("--jobs", type=int, default=3,
+                        help="pages checked side by side (most of a page's time is the twin's real time, not CPU)")
     parser.add_argument("--keep", action="store_true", help="keep the scratch directories")
     parser.add_argument("--list", action="store_true", help="list the blocks and their commands; run nothing")
     parser.add_argument("--self-test", action="store_true", help="check the check on pages made to fail")
@@ -395,6 +450,8 @@ def main():
     imu = arguments.imu.resolve()
     if not os.access(imu, os.X_OK):
         sys.exit(f"check-docs: no imu binary at {imu} (build it: swift build --product imu, or pass --imu PATH)")
+    if arguments.jobs > 1 and len(files) > 1:
+        return run_in_parallel(files, arguments)
     root = Path(tempfile.mkdtemp(prefix="imu-docs-check-"))
     counts = {"commands": 0, "blocks": 0, "skipped": 0}
     failures, skipped = [], []

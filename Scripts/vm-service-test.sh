@@ -13,6 +13,7 @@
 #
 # Checks (Scripts/vm-service-inside.sh in the VM, the host's own here):
 #   apt installs the package from the host's file and pulls libi2c0/libgpiod2 from a local repository;
+#   udev gives the buses and GPIO chips to the groups i2c and gpio (the package's rule; waited for);
 #   the unit starts as user imu under its hardening (no capabilities, NoNewPrivileges, closed devices);
 #   the generator opens the network for [mqtt] and [http], and only that (IPAddressAllow);
 #   a rule fires on an orientation change (the chip's registers moved with i2cset) and its
@@ -28,16 +29,20 @@
 # Prints `vm service test: PASS (N checks)` last. Runs as root (sudo otherwise): debootstrap,
 # chroot, and the 9p share. KVM when /dev/kvm works (IMU_VM_ACCEL=tcg forces software).
 #   --deb PATH   test this package instead of building one
+#   --prepare    only build the image if the cache lacks it (Scripts/test.sh starts this at its
+#                beginning, in the background, so a cold cache costs the run no time of its own)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 cache_root=${IMU_VM_CACHE:-/var/cache/imu-vm}
 timeout_s=${IMU_VM_TIMEOUT:-1200}
 deb=""
+prepare=0
 while [ $# -gt 0 ]; do
     case "$1" in
         --deb) [ $# -ge 2 ] || { echo "vm-service-test: --deb needs a path" >&2; exit 2; }; deb=$2; shift ;;
-        *) echo "vm-service-test: unknown argument $1 (expected --deb PATH)" >&2; exit 2 ;;
+        --prepare) prepare=1 ;;
+        *) echo "vm-service-test: unknown argument $1 (expected --deb PATH or --prepare)" >&2; exit 2 ;;
     esac
     shift
 done
@@ -68,14 +73,20 @@ done
 phase image
 recipe_hash=$(sha256sum Scripts/vm-service-image.sh | cut -c1-16)
 cache="$cache_root/$recipe_hash"
+# One builder at a time: a test that starts while a --prepare still builds waits for its image.
+mkdir -p "$cache_root"
+exec 9>"$cache_root/.lock"
+flock 9
 if [ ! -f "$cache/kernel-version" ]; then
     echo "vm service test: building the VM image (recipe $recipe_hash) in $cache"
     mkdir -p "$cache"
     bash Scripts/vm-service-image.sh "$cache" || fail "the VM image could not be built"
     # Images of older recipes are dead weight.
-    find "$cache_root" -mindepth 1 -maxdepth 1 ! -path "$cache" -exec rm -rf {} +
+    find "$cache_root" -mindepth 1 -maxdepth 1 ! -path "$cache" ! -name .lock ! -name repo -exec rm -rf {} +
 fi
+flock -u 9
 echo "vm service test: image $cache (kernel $(cat "$cache/kernel-version"))"
+[ "$prepare" = 0 ] || exit 0
 
 # --- The package and the repository of its dependencies -------------------------------------
 phase package

@@ -27,12 +27,14 @@ public enum LinuxHardware {
             candidates = header.map { h in [h] + available.filter { $0 != h } } ?? available
         }
 
-        var lastError: String?
+        // Every bus's reason, in the order tried (the header's bus first): the last one alone
+        // would hide why the bus that holds the IMU was refused.
+        var failures: [String] = []
         for path in candidates {
             // Reopened, found by its adapter's name, if the adapter is removed and comes back.
             let bus: ReopeningI2CBus
             do { bus = try LinuxI2CBus.reopening(path: path) } catch {
-                lastError = message(for: error)
+                failures.append(message(for: error))
                 continue
             }
             if let named {
@@ -41,7 +43,7 @@ public enum LinuxHardware {
                 if (bus as any ClaimedAddressReporting).claim(of: placement.address) != nil {
                     switch openThroughIIO(busPath: path, address: placement.address, board: named, survey: nil, catalog: catalog, clock: clock) {
                     case .device(let device)?: return device
-                    case .refused(let words)?: lastError = words; continue
+                    case .refused(let words)?: failures.append(words); continue
                     case nil: break
                     }
                 }
@@ -50,7 +52,7 @@ public enum LinuxHardware {
             }
             let survey: BusSurvey
             do { survey = try BusSurvey.survey(bus) } catch {
-                lastError = error.description
+                failures.append("\(path): \(error.description)")
                 continue
             }
             guard let chip = survey.chips.first else {
@@ -64,18 +66,18 @@ public enum LinuxHardware {
                     }
                 }
                 if let refused {
-                    lastError = refused
+                    failures.append(refused)
                     continue
                 }
-                lastError = "no supported IMU on \(path)"
-                    + (survey.unsupported.first.map { " (found an \($0.part) at \(hex($0.address)), which imu does not drive)" } ?? "")
+                failures.append("no supported IMU on \(path)"
+                    + (survey.unsupported.first.map { " (found an \($0.part) at \(hex($0.address)), which imu does not drive)" } ?? ""))
                 continue
             }
             let (profile, placement) = catalog.bestProfile(for: survey, chip: chip)
             return IMUDevice(
                 bus: bus, clock: clock, board: profile, placement: placement, driver: placement.makeDriver(bus: bus, clock: clock))
         }
-        throw .notFound(lastError ?? "no supported IMU found")
+        throw .notFound(failures.isEmpty ? "no supported IMU found" : failures.joined(separator: "; "))
     }
 
 }
