@@ -207,10 +207,14 @@ def run_block(block, directory, environment, arguments, counts):
                     break
                 if not chunk:
                     break
-                log.write(chunk.decode("utf-8", "replace"))
+                try:
+                    log.write(chunk.decode("utf-8", "replace"))
+                except ValueError:   # the log closed: the command's time is up
+                    break
                 process.first_output.set()
             os.close(main)
-        threading.Thread(target=drain, daemon=True).start()
+        process.drain = threading.Thread(target=drain, daemon=True)
+        process.drain.start()
         return process
 
     def keep_state():
@@ -276,6 +280,13 @@ def run_commands(block, directory, arguments, counts, failures, background, star
                     os.killpg(process.pid, signal.SIGKILL)
                     process.wait()
                     status, how = None, f", still running after {arguments.timeout:g} s"
+            if live:
+                # What the view drew last reaches the log before it closes.
+                try:
+                    os.killpg(process.pid, signal.SIGKILL)
+                except (ProcessLookupError, PermissionError):
+                    pass
+                process.drain.join(GRACE)
         try:
             os.killpg(process.pid, signal.SIGKILL)   # nothing a finished command started outlives it
         except (ProcessLookupError, PermissionError):
