@@ -167,7 +167,9 @@ extension HostileCase {
         case .halfClose: [
             // Documented: a client may shut down its writing side and still receive.
             .socket: .reply(#""quat_w""#),
-            .webSocket: .survived,
+            // A WebSocket ends with a close frame; a TCP half-close instead is the end, answered
+            // with a close (1000) and the connection's resources freed.
+            .webSocket: .closed(code: 1000),
             .mqtt: .notApplicable(why: Self.brokerHoldsConnections),
             .dbus: .notApplicable(why: "a D-Bus connection is the bus daemon's; a half-closed one is its to close")]
         }

@@ -8,15 +8,15 @@ struct MQTTAdapter: HostileAdapter {
         daemon.subscriber.messages.filter { $0.topic == "imu/twin/command/result" }.map(\.payload)
     }
 
-    /// `mosquitto_pub` with the payload's exact bytes (from a file), or each line a message.
-    func publish(_ payload: [UInt8], lines: Bool = false) throws {
+    /// `mosquitto_pub` with the payload's exact bytes (from a file).
+    func publish(_ payload: [UInt8]) throws {
         let file = daemon.directory.appendingPathComponent("payload-\(UUID())")
         try Data(payload).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         let run = try Spawn.run(
             ["/usr/bin/mosquitto_pub", "-h", "127.0.0.1", "-p", "\(daemon.broker.port)", "-q", "1", "-t", "imu/twin/command"]
-                + (lines ? ["-l"] : ["-f", file.path]),
-            environment: daemon.environment.merging(lines ? ["IMU_HOSTILE_STDIN": file.path] : [:]) { _, new in new })
+                + ["-f", file.path],
+            environment: daemon.environment)
         guard run.status == 0 else { throw RawConnection.Failure(description: "mosquitto_pub: \(run)") }
     }
 
