@@ -20,6 +20,7 @@ enum HostileCase: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case intervalZero = "interval_ms 0"
     case unknownOp = "an unknown op"
     case controlWithoutCredentials = "a state change without the token or credentials"
+    case foreignSite = "a web page of another site"
     case flood = "a flood of requests"
     case churn = "connect/disconnect churn"
     case neverReads = "a subscriber that never reads"
@@ -46,7 +47,7 @@ enum HostileCase: String, CaseIterable, Sendable, CustomTestStringConvertible {
         case .intervalHuge: Array(#"{"op":"subscribe","stream":"motion","interval_ms":1e30}"#.utf8)
         case .intervalZero: Array(#"{"subscribe":["motion"],"interval_ms":0}"#.utf8)
         case .unknownOp: Array(#"{"op":"format-disk","command":"format-disk"}"#.utf8)
-        case .controlWithoutCredentials, .flood, .churn, .neverReads, .halfClose: nil
+        case .controlWithoutCredentials, .foreignSite, .flood, .churn, .neverReads, .halfClose: nil
         }
     }
 }
@@ -145,6 +146,13 @@ extension HostileCase {
             // ReleaseAccelerometer and ReleaseCompass from a second connection while monitor-sensor
             // holds its claim: answered, and they release nothing of another connection's.
             .dbus: .reply("method return")]
+        case .foreignSite: [
+            .socket: .notApplicable(why: "a browser cannot open a Unix socket"),
+            // An upgrade with another site's Origin (cross-site WebSocket hijacking): 403; one
+            // whose Host is not loopback (DNS rebinding): 421.
+            .webSocket: .status(403),
+            .mqtt: .notApplicable(why: Self.brokerHoldsConnections),
+            .dbus: .notApplicable(why: "a browser cannot reach the bus")]
         // Socket and WebSocket: 500 bad requests in one write, each answered with an error (the
         // WebSocket answers no good request but subscribe's data); MQTT: 100 commands from one
         // publisher, each answered (here refused as unknown) or refused as busy.

@@ -38,6 +38,12 @@ struct WebSocketAdapter: HostileAdapter {
                     + "Content-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}")
             let head = connection.through(Array("\r\n".utf8), until: Date().addingTimeInterval(10))
             return Observed(seen: head.map { String(decoding: $0, as: UTF8.self) } ?? "nothing")
+        case .foreignSite:
+            let page = try WebSocketPeer(port: daemon.httpPort, headers: "Origin: http://attacker.example\r\n")
+            let rebound = try WebSocketPeer(port: daemon.httpPort, host: "attacker.example:\(daemon.httpPort)")
+            // Both must be refused; the row's status is the cross-site one's.
+            let statuses = [page.head, rebound.head].map { $0.split(separator: "\r\n").first.map(String.init) ?? "nothing" }
+            return Observed(seen: statuses[1].hasPrefix("HTTP/1.1 421 ") ? statuses[0] : "foreign Host answered: \(statuses[1])")
         case .flood:
             let peer = try connect()
             let count = HostileCase.floodCount

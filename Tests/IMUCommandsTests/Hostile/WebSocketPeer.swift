@@ -16,10 +16,11 @@ final class WebSocketPeer {
     }
 
     /// Connects and asks for `/ws`; `head` says what the server answered (101 when upgraded).
-    init(port: Int, path: String = "/ws", within seconds: Double = 10) throws {
+    /// `headers`: more header lines ("Origin: …\r\n").
+    init(port: Int, path: String = "/ws", host: String? = nil, headers: String = "", within seconds: Double = 10) throws {
         connection = try RawConnection(loopbackPort: port)
         try connection.send(
-            "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            "GET \(path) HTTP/1.1\r\nHost: \(host ?? "127.0.0.1:\(port)")\r\n\(headers)Upgrade: websocket\r\nConnection: Upgrade\r\n"
                 + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
         let raw = connection.through(Array("\r\n\r\n".utf8), until: Date().addingTimeInterval(seconds))
         head = raw.map { String(decoding: $0, as: UTF8.self) } ?? ""
