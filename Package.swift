@@ -297,6 +297,7 @@ if Context.environment["IMU_FUZZ"] != nil {
         ("RegisterDecodeFuzz", ["IMUDrivers", "IMUBus"]),
         ("TOMLFuzz", ["IMUConfigFile"]),
         ("ShareRequestFuzz", ["IMUShare"]),
+        ("MQTTCommandFuzz", ["IMUMQTT"]),
     ]
     for target in fuzzTargets {
         package.targets.append(

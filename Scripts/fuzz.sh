@@ -32,7 +32,7 @@ if [ "${1:-}" = "--campaign" ]; then
 fi
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-    targets=(TOMLFuzz ReplayLogFuzz BoardProfileFuzz RulesFileFuzz CalibrationFileFuzz RegisterDecodeFuzz ShareRequestFuzz)
+    targets=(TOMLFuzz ReplayLogFuzz BoardProfileFuzz RulesFileFuzz CalibrationFileFuzz RegisterDecodeFuzz ShareRequestFuzz MQTTCommandFuzz)
 fi
 runs=${IMU_FUZZ_RUNS:-20000}
 

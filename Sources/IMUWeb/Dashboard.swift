@@ -83,7 +83,9 @@ public final class Dashboard: @unchecked Sendable {
         let channelConfiguration = HTTP1WebSocketUpgradeChannel.Configuration(
             http1: .init(idleTimeout: .nanoseconds(Int64(settings.idleTimeoutSeconds * 1e9)),
                          httpDecoderConfiguration: .init(maxHeaderFieldSize: 8 * 1024, maxHeaderListSize: 16 * 1024, maxHeaderFieldCount: 64)),
-            ws: .init(maxFrameSize: settings.maxMessageBytes, autoPing: .enabled(timePeriod: .seconds(20))))
+            // validateUTF8: a text message that is not UTF-8 closes with 1007 (RFC 6455 §8.1), not
+            // read with U+FFFD in place of its bytes.
+            ws: .init(maxFrameSize: settings.maxMessageBytes, autoPing: .enabled(timePeriod: .seconds(20)), validateUTF8: true))
         let server = HTTPServerBuilder { [self] responder in
             GuardedChannel(
                 inner: HTTP1WebSocketUpgradeChannel(
