@@ -135,8 +135,15 @@ struct RunCommand: ParsableCommand {
         }
         removeInterruptedSaves(log: log)
         let device = try source.open()
+        // A computer without a header imu can drive (a laptop with an IIO IMU, an unknown board)
+        // still shares the IMU and runs command actions; only GPIO actions are refused.
         let gpio: HeaderGPIO
-        gpio = try CommandError.wrapping { try device.headerGPIO(catalog: Hardware.catalog()) }
+        do {
+            gpio = try device.headerGPIO(catalog: Hardware.catalog())
+        } catch {
+            gpio = .absent(reason: error.description)
+            log.notice("no GPIO header: \(error.description); rules with GPIO actions will be refused")
+        }
         let daemon = try Daemon(settings: daemonSettings, device: device, gpio: gpio, log: log)
         daemon.shouldStop = { StopSignal.isRequested }
         daemon.takeReloadRequest = { StopSignal.takeReloadRequest() }

@@ -425,9 +425,14 @@ public final class Daemon: @unchecked Sendable {
     static func loadRules(_ path: String, gpio: HeaderGPIO) throws(DaemonError) -> RulesFile {
         let rules: RulesFile
         do {
-            rules = try RulesFile.load(from: path, headerPins: Set(gpio.headerPins.keys))
+            rules = try RulesFile.load(from: path, headerPins: gpio.absenceReason == nil ? Set(gpio.headerPins.keys) : nil)
         } catch {
             throw DaemonError("\(error)")
+        }
+        if let reason = gpio.absenceReason,
+            let rule = rules.rules.first(where: { $0.actions.contains { if case .gpio = $0 { true } else { false } } })
+        {
+            throw DaemonError("\(path):\(rule.line): rule \"\(rule.name)\" drives a GPIO line, but this computer has no GPIO header imu can use (\(reason)); remove the rule's GPIO actions, or keep command actions only")
         }
         try RuleLineCheck.check(rules, chip: gpio.chip, file: path)
         return rules
