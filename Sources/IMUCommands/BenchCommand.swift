@@ -128,6 +128,7 @@ struct BenchBROADCommand: ParsableCommand {
         [
             "accelerometer-tau": \.accelerometerTau, "magnetometer-tau": \.magnetometerTau,
             "motion-bias-tau": \.motionBiasTau, "magnetic-bias-tau": \.magneticBiasTau, "rest-bias-tau": \.restBiasTau,
+            "rest-filter-tau": \.restFilterTau,
         ]
     }
 
