@@ -13,7 +13,7 @@ let package = Package(
             targets: [
                 "IMUBus", "IMUGeometry", "IMUConfigFile", "IMUDrivers", "IMUBoards", "IMULinux", "IMUTwin",
                 "IMUFusion", "IMUCalibration", "IMUGeomagnetism", "IMUMotion", "IMUEvents", "IMUTilt", "IMUFormats",
-                "IMULog", "IMUEngine", "IMUKit", "IMUDevices",
+                "IMULog", "IMUEngine", "IMUShareClient", "IMUKit", "IMUDevices",
             ]
         ),
         // The daemon (`imu run`) as a library, with its rules; it brings the MQTT and web front ends.
@@ -109,7 +109,7 @@ let package = Package(
         .target(
             name: "IMUKit",
             dependencies: [
-                "IMUBus", "IMUDrivers", "IMUBoards", "IMUGeometry", "IMUMotion", "IMUCalibration", "IMUEngine", "IMUShare",
+                "IMUBus", "IMUDrivers", "IMUBoards", "IMUGeometry", "IMUMotion", "IMUCalibration", "IMUEngine", "IMUShareClient",
             ]
         ),
         // The daemon (`imu run`) as a library type: one engine, the rules and their actions,
@@ -133,8 +133,12 @@ let package = Package(
         ),
         // The daemon's MQTT front end (libmosquitto): events, motion, availability, Home Assistant discovery.
         .target(name: "IMUMQTT", dependencies: ["CMosquitto", "IMUConfigFile"]),
-        // The daemon's local socket: JSON Lines clients (imu stream, Python, …) sharing one engine.
-        .target(name: "IMUShare", dependencies: ["IMUDrivers", "IMUEvents", "IMUGeometry", "IMUMotion", "IMUCalibration", "IMUEngine", "IMUConfigFile"]),
+        // The local socket's protocol and client side: the request grammar and validator, the
+        // socket paths, `DaemonClient`, the hello and data lines read back (no server: the motion
+        // manager needs only these).
+        .target(name: "IMUShareClient", dependencies: ["IMUConfigFile", "IMUCalibration", "IMUDrivers", "IMUGeometry", "IMUMotion"]),
+        // The daemon's local socket server: JSON Lines clients (imu stream, Python, …) sharing one engine.
+        .target(name: "IMUShare", dependencies: ["IMUShareClient", "IMUEvents", "IMUGeometry", "IMUEngine", "IMUConfigFile"]),
         // iio-sensor-proxy's D-Bus interface (net.hadess.SensorProxy) for the desktop's screen
         // rotation and compass, through libsystemd's sd-bus and a shim for its C macros.
         .target(name: "CSensorProxyBus", linkerSettings: [.linkedLibrary("systemd")]),

@@ -5,7 +5,7 @@ import IMUCalibration
 import IMUDrivers
 import IMUMotion
 import IMUEngine
-import IMUShare
+import IMUShareClient
 import Synchronization
 
 /// Core Motion's `CMMotionManager` for one IMU: it owns the chip, and every part of a program
