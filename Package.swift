@@ -13,7 +13,7 @@ let package = Package(
             targets: [
                 "IMUBus", "IMUGeometry", "IMUConfigFile", "IMUDrivers", "IMUBoards", "IMULinux", "IMUTwin",
                 "IMUFusion", "IMUCalibration", "IMUGeomagnetism", "IMUMotion", "IMUEvents", "IMUTilt", "IMUFormats",
-                "IMULog", "IMUEngine", "IMUShareClient", "IMUKit", "IMUDevices",
+                "IMULog", "IMUEngine", "IMUShareClient", "IMUKit", "IMUDevices", "IMUMotionKit",
             ]
         ),
         // The daemon (`imu run`) as a library, with its rules; it brings the MQTT and web front ends.
@@ -103,7 +103,11 @@ let package = Package(
         ),
         // Platforms at the edge: opening an IMU on Linux (/dev/i2c-N, the header's GPIO chip) or
         // the digital twin, as the engine's `IMUDevice`.
-        .target(name: "IMUDevices", dependencies: ["IMUBus", "IMUGeometry", "IMUBoards", "IMUDrivers", "IMUCalibration", "IMULinux", "IMUTwin", "IMUEngine", "IMUKit"]),
+        .target(name: "IMUDevices", dependencies: ["IMUBus", "IMUGeometry", "IMUBoards", "IMUDrivers", "IMUCalibration", "IMULinux", "IMUTwin", "IMUEngine"]),
+        // The motion library composed: `MotionManager`'s convenience initialisers that open this
+        // computer's IMU or the twin (IMUDevices) for the motion manager (IMUKit), which sees
+        // neither platform.
+        .target(name: "IMUMotionKit", dependencies: ["IMUBoards", "IMUCalibration", "IMUEngine", "IMUKit", "IMUTwin", "IMUDevices"]),
         // The motion manager (Core Motion's CMMotionManager): one per IMU, pull and push delivery,
         // a subscriber of the engine.
         .target(
@@ -189,7 +193,7 @@ let package = Package(
         ),
         .executableTarget(name: "imu", dependencies: ["IMUCommands"]),
         // The motion manager example of Docs/core-motion.md, kept compiling with the package.
-        .executableTarget(name: "motion-example", dependencies: ["IMUKit", "IMUMotion", "IMUTwin", "IMUDevices"], path: "Examples/MotionExample"),
+        .executableTarget(name: "motion-example", dependencies: ["IMUKit", "IMUMotion", "IMUTwin", "IMUMotionKit"], path: "Examples/MotionExample"),
 
         .testTarget(name: "IMUBusTests", dependencies: ["IMUBus"]),
         .testTarget(
@@ -237,7 +241,7 @@ let package = Package(
             name: "IMUKitTests",
             dependencies: [
                 "IMUKit", "IMUTwin", "IMUBus", "IMUDrivers", "IMUMotion", "IMUGeometry", "IMUCalibration", "IMUBoards", "IMUEngine",
-                "IMUDevices", "IMUShare",
+                "IMUDevices", "IMUShare", "IMUMotionKit",
             ]
         ),
         .testTarget(
