@@ -13,7 +13,7 @@ let package = Package(
             targets: [
                 "IMUBus", "IMUGeometry", "IMUConfigFile", "IMUDrivers", "IMUBoards", "IMULinux", "IMUTwin",
                 "IMUFusion", "IMUCalibration", "IMUGeomagnetism", "IMUMotion", "IMUEvents", "IMUTilt", "IMUFormats",
-                "IMULog", "IMUEngine", "IMUKit", "IMUDevices",
+                "IMULog", "IMUEngine", "IMUShareClient", "IMUKit", "IMUDevices", "IMUMotionKit",
             ]
         ),
         // The daemon (`imu run`) as a library, with its rules; it brings the MQTT and web front ends.
@@ -103,13 +103,17 @@ let package = Package(
         ),
         // Platforms at the edge: opening an IMU on Linux (/dev/i2c-N, the header's GPIO chip) or
         // the digital twin, as the engine's `IMUDevice`.
-        .target(name: "IMUDevices", dependencies: ["IMUBus", "IMUGeometry", "IMUBoards", "IMUDrivers", "IMUCalibration", "IMULinux", "IMUTwin", "IMUEngine", "IMUKit"]),
+        .target(name: "IMUDevices", dependencies: ["IMUBus", "IMUGeometry", "IMUBoards", "IMUDrivers", "IMUCalibration", "IMULinux", "IMUTwin", "IMUEngine"]),
+        // The motion library composed: `MotionManager`'s convenience initialisers that open this
+        // computer's IMU or the twin (IMUDevices) for the motion manager (IMUKit), which sees
+        // neither platform.
+        .target(name: "IMUMotionKit", dependencies: ["IMUBoards", "IMUCalibration", "IMUEngine", "IMUKit", "IMUTwin", "IMUDevices"]),
         // The motion manager (Core Motion's CMMotionManager): one per IMU, pull and push delivery,
         // a subscriber of the engine.
         .target(
             name: "IMUKit",
             dependencies: [
-                "IMUBus", "IMUDrivers", "IMUBoards", "IMUGeometry", "IMUMotion", "IMUCalibration", "IMUEngine", "IMUShare",
+                "IMUBus", "IMUDrivers", "IMUBoards", "IMUGeometry", "IMUMotion", "IMUCalibration", "IMUEngine", "IMUShareClient",
             ]
         ),
         // The daemon (`imu run`) as a library type: one engine, the rules and their actions,
@@ -133,8 +137,12 @@ let package = Package(
         ),
         // The daemon's MQTT front end (libmosquitto): events, motion, availability, Home Assistant discovery.
         .target(name: "IMUMQTT", dependencies: ["CMosquitto", "IMUConfigFile"]),
-        // The daemon's local socket: JSON Lines clients (imu stream, Python, …) sharing one engine.
-        .target(name: "IMUShare", dependencies: ["IMUDrivers", "IMUEvents", "IMUGeometry", "IMUMotion", "IMUCalibration", "IMUEngine", "IMUConfigFile"]),
+        // The local socket's protocol and client side: the request grammar and validator, the
+        // socket paths, `DaemonClient`, the hello and data lines read back (no server: the motion
+        // manager needs only these).
+        .target(name: "IMUShareClient", dependencies: ["IMUConfigFile", "IMUCalibration", "IMUDrivers", "IMUGeometry", "IMUMotion"]),
+        // The daemon's local socket server: JSON Lines clients (imu stream, Python, …) sharing one engine.
+        .target(name: "IMUShare", dependencies: ["IMUShareClient", "IMUEvents", "IMUGeometry", "IMUEngine", "IMUConfigFile"]),
         // iio-sensor-proxy's D-Bus interface (net.hadess.SensorProxy) for the desktop's screen
         // rotation and compass, through libsystemd's sd-bus and a shim for its C macros.
         .target(name: "CSensorProxyBus", linkerSettings: [.linkedLibrary("systemd")]),
@@ -185,7 +193,7 @@ let package = Package(
         ),
         .executableTarget(name: "imu", dependencies: ["IMUCommands"]),
         // The motion manager example of Docs/core-motion.md, kept compiling with the package.
-        .executableTarget(name: "motion-example", dependencies: ["IMUKit", "IMUMotion", "IMUTwin", "IMUDevices"], path: "Examples/MotionExample"),
+        .executableTarget(name: "motion-example", dependencies: ["IMUKit", "IMUMotion", "IMUTwin", "IMUMotionKit"], path: "Examples/MotionExample"),
 
         .testTarget(name: "IMUBusTests", dependencies: ["IMUBus"]),
         .testTarget(
@@ -233,7 +241,7 @@ let package = Package(
             name: "IMUKitTests",
             dependencies: [
                 "IMUKit", "IMUTwin", "IMUBus", "IMUDrivers", "IMUMotion", "IMUGeometry", "IMUCalibration", "IMUBoards", "IMUEngine",
-                "IMUDevices", "IMUShare",
+                "IMUDevices", "IMUShare", "IMUMotionKit",
             ]
         ),
         .testTarget(

@@ -9,7 +9,8 @@ Docs/architecture.md's two tables, and fails (exit 1), naming the file and line,
   - an edge against the layer table: a library or program module may depend only on modules of
     its own layer or a lower one;
   - the motion library product (IMUMotionKit) reaching another package's product (NIO,
-    Hummingbird, swift-log, ...) or libmosquitto's or sd-bus's module.
+    Hummingbird, swift-log, ...), libmosquitto's or sd-bus's module, or the socket's server
+    (IMUShare; the motion manager needs only IMUShareClient).
 Standard library only; one pass over the sources (about half a second with dump-package cached).
 `--self-test` runs the check on a small tree made to break each rule once (Scripts/test.sh runs both)."""
 import json, os, re, subprocess, sys, pathlib
@@ -158,8 +159,9 @@ def check(root, package):
                                 f"(layer {dep_layer}, {dep_layer_name}): against the layer table")
 
     # 4. The motion library builds no server stack: nothing of another package (NIO, Hummingbird,
-    # swift-log) and neither libmosquitto's nor sd-bus's module in its dependency closure.
-    MOTION_PRODUCT, SERVER_MODULES = "IMUMotionKit", {"CMosquitto", "CSensorProxyBus"}
+    # swift-log), neither libmosquitto's nor sd-bus's module, nor the socket's server in its
+    # dependency closure.
+    MOTION_PRODUCT, SERVER_MODULES = "IMUMotionKit", {"CMosquitto", "CSensorProxyBus", "IMUShare"}
     products = {p["name"]: p["targets"] for p in package["products"]}
     if MOTION_PRODUCT not in products:
         problems.append(f"Package.swift: no product {MOTION_PRODUCT} (the motion library)")

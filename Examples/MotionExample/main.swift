@@ -1,8 +1,8 @@
 // The motion manager in a Swift program on a Pi: the example of Docs/core-motion.md, built with
 // the package (`swift run motion-example sense-hat`, or `swift run motion-example --sim`).
-import IMUDevices
 import IMUKit
 import IMUMotion
+import IMUMotionKit
 import IMUTwin
 
 let argument = CommandLine.arguments.dropFirst().first

@@ -1,4 +1,4 @@
-import IMUShare
+import IMUShareClient
 
 /// Whether a motion manager reads through the daemon (`imu run`) that owns the IMU. Only one
 /// process can drain a chip's FIFO: two readers of one chip corrupt each other's reads, so while

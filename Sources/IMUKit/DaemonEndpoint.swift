@@ -1,6 +1,6 @@
 import IMUCalibration
 import IMUDrivers
-import IMUShare
+import IMUShareClient
 
 /// A daemon that owns the chip, as its hello describes it: which chip (its stored calibration is
 /// found by that), what it has, and the rate it samples at.

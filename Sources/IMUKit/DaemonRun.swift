@@ -1,7 +1,7 @@
 import Foundation
 import IMUDrivers
 import IMUEngine
-import IMUShare
+import IMUShareClient
 import Synchronization
 
 /// A manager's run through the daemon: the daemon's raw samples (device axes, uncalibrated: what

@@ -5,7 +5,7 @@ import IMUCalibration
 import IMUDrivers
 import IMUMotion
 import IMUEngine
-import IMUShare
+import IMUShareClient
 import Synchronization
 
 /// Core Motion's `CMMotionManager` for one IMU: it owns the chip, and every part of a program
@@ -75,7 +75,7 @@ public final class MotionManager: Sendable {
 
     /// Through the daemon when `daemon` says so and one serves (see `DaemonChoice`), else the
     /// device `open` gives: what a program that should work with and without the service running
-    /// uses. `IMUDevices` has this for the IMU on this computer: `MotionManager(boardNamed:)`.
+    /// uses. `IMUMotionKit` has this for the IMU on this computer: `MotionManager(boardNamed:)`.
     public convenience init(
         daemon: DaemonChoice, requiring required: MotionCapabilities = [], calibration: CalibrationChoice = .stored,
         orOpen open: () throws(MotionManagerError) -> IMUDevice

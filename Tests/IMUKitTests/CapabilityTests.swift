@@ -4,6 +4,7 @@ import IMUMotion
 import IMUTwin
 import Testing
 import IMUDevices
+import IMUMotionKit
 @testable import IMUKit
 
 /// What the hardware has decides what is offered; what the program declares decides what is refused.

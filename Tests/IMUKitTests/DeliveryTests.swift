@@ -3,6 +3,7 @@ import IMUDrivers
 import IMUTwin
 import Testing
 import IMUDevices
+import IMUMotionKit
 @testable import IMUKit
 
 /// Pull and push each get every sample at 100 Hz over 60 s of virtual time: counted, and the

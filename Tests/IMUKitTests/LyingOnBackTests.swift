@@ -5,6 +5,7 @@ import IMUMotion
 import IMUTwin
 import Testing
 import IMUDevices
+import IMUMotionKit
 @testable import IMUKit
 
 /// The seed's "lying on its back" detection: accelerometer updates through a low-pass filter

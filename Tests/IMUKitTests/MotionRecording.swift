@@ -3,6 +3,7 @@ import IMUDrivers
 import IMUMotion
 import IMUTwin
 import IMUDevices
+import IMUMotionKit
 @testable import IMUKit
 
 /// Device motion from a twin through a motion manager: every update over `seconds` of virtual

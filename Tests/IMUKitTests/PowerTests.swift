@@ -3,6 +3,7 @@ import IMUDrivers
 import IMUTwin
 import Testing
 import IMUDevices
+import IMUMotionKit
 @testable import IMUKit
 
 /// The chip runs while anyone consumes it and sleeps when the last one stops, as its registers

@@ -4,6 +4,7 @@ import IMUMotion
 import IMUTwin
 import Testing
 import IMUDevices
+import IMUMotionKit
 @testable import IMUKit
 
 /// Several consumers share one chip: each source at its own interval, trouble told to handlers.

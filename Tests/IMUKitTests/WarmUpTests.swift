@@ -4,6 +4,7 @@ import IMUMotion
 import IMUTwin
 import Testing
 import IMUDevices
+import IMUMotionKit
 @testable import IMUKit
 
 /// Device motion is nil until the fusion estimate is valid (one second of samples), then right.

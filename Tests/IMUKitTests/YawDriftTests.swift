@@ -7,6 +7,7 @@ import IMUMotion
 import IMUTwin
 import Testing
 import IMUDevices
+import IMUMotionKit
 @testable import IMUKit
 
 /// Yaw drift on the twin with the gyro bias of a typical uncalibrated part (up to 3 °/s per

@@ -1,5 +1,6 @@
 import IMUBoards
 import IMUCalibration
+import IMUDevices
 import IMUEngine
 import IMUKit
 import IMUTwin

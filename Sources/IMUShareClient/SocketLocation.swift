@@ -40,7 +40,7 @@ public enum SocketLocation {
 }
 
 /// A Unix socket address for `path`, or nil when the path is too long for one.
-func unixAddress(_ path: String) -> sockaddr_un? {
+package func unixAddress(_ path: String) -> sockaddr_un? {
     let bytes = Array(path.utf8)
     guard !bytes.isEmpty, bytes.count <= SocketLocation.maximumPathBytes, !bytes.contains(0) else { return nil }
     var address = sockaddr_un()
