@@ -76,8 +76,9 @@ public final class Daemon: @unchecked Sendable {
     /// The engine, there from `init` on: front ends subscribe to it.
     public let engine: MotionEngine
     /// Checked between reads besides `requestStop`: a stop asked for from outside (a signal).
+    /// Set before `run` (read once when it starts).
     public var shouldStop: () -> Bool = { false }
-    /// Checked between reads: a reload asked for from outside (SIGHUP).
+    /// Checked between reads: a reload asked for from outside (SIGHUP). Set before `run`.
     public var takeReloadRequest: () -> Bool = { false }
     /// Started after "started" is logged, stopped (last first) before "stopped".
     public var frontEnds: [any DaemonFrontEnd] = []
