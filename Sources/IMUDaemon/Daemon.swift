@@ -76,8 +76,9 @@ public final class Daemon: @unchecked Sendable {
     /// The engine, there from `init` on: front ends subscribe to it.
     public let engine: MotionEngine
     /// Checked between reads besides `requestStop`: a stop asked for from outside (a signal).
+    /// Set before `run` (read once when it starts).
     public var shouldStop: () -> Bool = { false }
-    /// Checked between reads: a reload asked for from outside (SIGHUP).
+    /// Checked between reads: a reload asked for from outside (SIGHUP). Set before `run`.
     public var takeReloadRequest: () -> Bool = { false }
     /// Started after "started" is logged, stopped (last first) before "stopped".
     public var frontEnds: [any DaemonFrontEnd] = []
@@ -196,8 +197,11 @@ public final class Daemon: @unchecked Sendable {
         }
         observeRules()
         engine.onNotice = { [log] in Self.log($0, to: log) }
-        engine.housekeeping = { [self] in reloadIfAsked() }
-        engine.shouldStop = { [self] in shouldStop() }
+        // Read once (they are set before `run`): each read of a stored closure is an exclusivity
+        // check, and these run at every sample.
+        let shouldStop = self.shouldStop, takeReloadRequest = self.takeReloadRequest
+        engine.housekeeping = { [self] in reloadIfAsked(signalled: takeReloadRequest) }
+        engine.shouldStop = shouldStop
         defer {
             // A reload still being read at the stop: its outcome told, not applied.
             for report in reloader.settle(timeout: 1) { tell(report, applying: false) }
@@ -278,11 +282,13 @@ public final class Daemon: @unchecked Sendable {
 
     /// On the acquisition thread between batches: passes reload requests to the loading thread,
     /// and swaps in rules it has checked (the swap itself is a few dictionary lookups per rule).
-    private func reloadIfAsked() {
+    private func reloadIfAsked(signalled takeReloadRequest: () -> Bool) {
         let fromBroker = mqttCommands.reload.take()
         let fromSignal = takeReloadRequest()
         if fromSignal || fromBroker { reloader.request(askedByBroker: fromBroker) }
         for report in reloader.poll() { tell(report, applying: true) }
+        // The clock is read only when there is a count to tell (not at every sample).
+        guard firedLog.hasSkipped else { return }
         let skipped = firedLog.flush(now: ProcessInfo.processInfo.systemUptime, force: false)
         if skipped.count > 0 { logSkipped(skipped) }
     }

@@ -39,6 +39,9 @@ struct RuleFiredLogLimit {
         return .log(skipped: told)
     }
 
+    /// Whether firings wait to be told (`flush` has something to say once their window is over).
+    var hasSkipped: Bool { skippedCount > 0 }
+
     /// The firings not logged, once their window is over (or at once with `force`: the rules
     /// change, the daemon stops); zero count when there is nothing to tell yet.
     mutating func flush(now: Double, force: Bool = true) -> Skipped {

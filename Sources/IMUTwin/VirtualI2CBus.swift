@@ -11,10 +11,12 @@ public final class VirtualI2CBus: I2CBus, @unchecked Sendable {
     public let clock: any MonotonicClock
     let lock: TwinLock
 
-    private var targets: [UInt8: any I2CTarget] = [:]
-    private var counts: [UInt8: Int] = [:]
-    private var total = 0
-    private var faults = FaultState()
+    // Unchecked: touched only with `lock` held, never by two accesses at once (the dynamic
+    // exclusivity check cost more than the transaction's own bookkeeping).
+    @exclusivity(unchecked) private var targets: [UInt8: any I2CTarget] = [:]
+    @exclusivity(unchecked) private var counts: [UInt8: Int] = [:]
+    @exclusivity(unchecked) private var total = 0
+    @exclusivity(unchecked) private var faults = FaultState()
 
     public init(clock: any MonotonicClock, lock: TwinLock = TwinLock()) {
         self.clock = clock
