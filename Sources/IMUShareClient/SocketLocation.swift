@@ -30,11 +30,21 @@ public enum SocketLocation {
         return paths
     }
 
-    /// The first of `paths` that is a socket (a daemon may still refuse the connection).
+    /// The first of `paths` that is a socket a daemon listens on. A socket whose daemon is gone
+    /// (killed, so it could not remove it: connect(2) says ECONNREFUSED) is passed over, so a
+    /// client reads the hardware instead of failing on the leftover; any other refusal (a
+    /// daemon this user may not reach) keeps it, so the user hears why.
     public static func existingSocket(_ paths: [String]) -> String? {
         paths.first { path in
             var info = stat()
-            return lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFSOCK
+            guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFSOCK else { return false }
+            switch connectUnixSocket(path) {
+            case .success(let fd):
+                close(fd)
+                return true
+            case .failure(let error):
+                return error.errno != ECONNREFUSED
+            }
         }
     }
 }
