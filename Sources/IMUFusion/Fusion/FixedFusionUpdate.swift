@@ -100,10 +100,15 @@ public func fixedFusionUpdate(
 @usableFromInline @inline(never)
 func fixedFusionDecimatedStep(state s: inout FixedFusionState, coefficients c: FixedFusionCoefficients) {
     if s.decimation.groupPhase > 0 { s.decimation.endGroup(attitude: s.gyroAttitude) }
-    let sums = s.decimation
-    let gains = s.gains  // one copy, passed by reference to the parts below (not one per call)
-    s.elapsedAtDecimation = advanced(s.elapsedAtDecimation, by: sums.span)
-    s.magneticDtAtDecimation = advanced(s.magneticDtAtDecimation, by: sums.span)
+    // What the parts below need of the sums and the gains, as means and scalars: no copy of
+    // either struct (a memcpy and a block move per run).
+    let span = s.decimation.span
+    let gyroMean = s.decimation.mean(s.decimation.gyroSumWide)
+    let forceMean = s.decimation.mean(s.decimation.forceSumWide)
+    let inertialMean = s.decimation.mean(s.decimation.inertialForceSum)
+    let (restStage, biasStage, restBiasGain) = (s.gains.restStageDecimated, s.gains.biasStage, s.gains.restBiasDecimated)
+    s.elapsedAtDecimation = advanced(s.elapsedAtDecimation, by: span)
+    s.magneticDtAtDecimation = advanced(s.magneticDtAtDecimation, by: span)
     s.decimation = FixedFusionDecimation()
     let gyro = WideVector3(s.lastGyro)
     // The clamped sample's negation cannot overflow.
@@ -114,10 +119,10 @@ func fixedFusionDecimatedStep(state s: inout FixedFusionState, coefficients c: F
     s.gyroAttitude = s.gyroAttitude.renormalized()
     // Running-mean start of the low-passes while they are younger than τ_acc: span / elapsed
     // (span ≤ 8 · 1.02 s, so span · 2^30 fits).
-    let warmUpGain = s.elapsed < c.accelerometerTau ? ((sums.span &<< 30) &+ s.elapsed / 2) / s.elapsed : 0
+    let warmUpGain = s.elapsed < c.accelerometerTau ? ((span &<< 30) &+ s.elapsed / 2) / s.elapsed : 0
     s.rest.update(
-        gyro: gyro, specificForce: specificForce, sums: sums, gains: gains, warmUpGain: warmUpGain,
-        biasCenter: s.biasCenter, coefficients: c)
+        gyro: gyro, specificForce: specificForce, gyroMean: gyroMean, forceMean: forceMean, span: span,
+        stageGain: restStage, warmUpGain: warmUpGain, biasCenter: s.biasCenter, coefficients: c)
     // At rest with a rate beyond restRelevelGap from the estimate: the reference's re-levelling
     // (an offset nobody calibrated): the bias jumps to the mean rate at rest, the gravity low-pass
     // starts again from this sample, the inclination turns onto it exactly.
@@ -138,21 +143,21 @@ func fixedFusionDecimatedStep(state s: inout FixedFusionState, coefficients c: F
         }
     }
     let correction = FixedInclinationCorrection.update(
-        inclination: &s.inclination, lowPass: &s.accelLowPass, sums: sums, gains: gains, warmUpGain: warmUpGain,
-        exact: relevel)
+        inclination: &s.inclination, lowPass: &s.accelLowPass, inertial: inertialMean, stageGain: biasStage,
+        warmUpGain: warmUpGain, exact: relevel)
     // The bias is updated in a local and stored once (its `didSet` keeps `negatedBiasQ26`).
     var bias = s.bias
     if c.parameters.motionBiasEnabled {
         s.biasEstimator.update(
             bias: &bias, isAtRest: s.rest.isAtRest, correction: correction, rows: s.unitAttitude6D.unitRotationMatrix,
-            sums: sums, gains: gains, warmUpGain: warmUpGain, limit: s.biasLimit(c), offsetMeasured: s.biasMeasured,
+            span: span, stageGain: biasStage, warmUpGain: warmUpGain, limit: s.biasLimit(c), offsetMeasured: s.biasMeasured,
             coefficients: c)
     }
     // The rest bias: the N per-sample steps towards the rest mean (which changes only here) as
     // one step of their combined gain.
     if s.rest.isAtRest && c.parameters.restBiasEnabled {
         FixedGyroBiasEstimator.restStep(
-            bias: &bias, reference: s.rest.stillMean, gain: gains.restBiasDecimated, clip: s.biasLimit(c))
+            bias: &bias, reference: s.rest.stillMean, gain: restBiasGain, clip: s.biasLimit(c))
     }
     s.bias = bias
 }
