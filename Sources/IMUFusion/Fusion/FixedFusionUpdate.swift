@@ -34,8 +34,8 @@ public func fixedFusionUpdate(
     // the specific force: no shifts and no negations per sample.
     s.decimation.count &+= 1
     s.decimation.span &+= step
-    s.decimation.gyroSumQ16 = s.decimation.gyroSumQ16 + WideVector3(raw: gyro)
-    s.decimation.accelSumQ16 = s.decimation.accelSumQ16 + WideVector3(raw: accel)
+    s.decimation.gyroSumQ16.add(gyro)
+    s.decimation.accelSumQ16.add(accel)
 
     // Gyro integration: θ = (ω − b)·dt (Q3.29), the reference's second-order step. The rate
     // is rounded to Q26 (1.5 × 10⁻⁸ rad/s, far below the angle's LSB over a step): |ω − b| ≤
@@ -180,7 +180,7 @@ func fixedFusionMagnetometerStep(state s: inout FixedFusionState, coefficients c
     // The accuracy's drift since the last magnetometer sample used, this sample's dt included
     // (the reference adds each sample's before its magnetometer step).
     s.heading.accuracy = s.heading.accuracy(drifting: magDt, coefficients: c)
-    s.magneticDtAtDecimation = -s.decimation.span  // magneticDt = 0 from here
+    s.magneticDtAtDecimation = 0 &- s.decimation.span  // magneticDt = 0 from here (span ∈ [0, 2^34])
     if isStale(s.magneticGains.dt, for: magDt) { s.magneticGains = FixedMagneticGains(coefficients: c, dt: magDt) }
     // The gyro's low-pass of clamped (±64 rad/s) samples stays within ±64: no clamp needed.
     let turning = s.rest.gyroReference.stage2.squaredLengthQ48OfBounded >= c.magneticNewFieldMinRateSquared

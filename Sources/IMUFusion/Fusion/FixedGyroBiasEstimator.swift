@@ -41,8 +41,9 @@ public struct FixedGyroBiasEstimator: Sendable, Equatable {
             let exLpFactors = (exFactors.x, exFactors.y, exFactors.z)
             let eyLpFactors = (eyFactors.x, eyFactors.y, eyFactors.z)
             // Innovations (Q40 rad): −Σφ + span·(LP[R·b] − LP[R]·b), clipped at biasClip·span.
-            let ix = clamped(-(phi.x &<< 10) &+ wideProduct(span, rbLp.x &- dot(exLpFactors, bias)), clip)
-            let iy = clamped(-(phi.y &<< 10) &+ wideProduct(span, rbLp.y &- dot(eyLpFactors, bias)), clip)
+            // |φ| < 2^31 (Q2.30), so φ·2^10 and its negation fit Int64 without a check.
+            let ix = clamped((0 &- (phi.x &<< 10)) &+ wideProduct(span, rbLp.x &- dot(exLpFactors, bias)), clip)
+            let iy = clamped((0 &- (phi.y &<< 10)) &+ wideProduct(span, rbLp.y &- dot(eyLpFactors, bias)), clip)
             // Step (1/τ)·i along LP[R]'s rows (Q40 rad/s).
             let step = offsetMeasured ? c.motionBiasStep : c.unmeasuredMotionBiasStep
             let sx = wideProduct(step, ix)
