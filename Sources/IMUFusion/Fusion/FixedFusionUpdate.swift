@@ -181,7 +181,7 @@ func fixedFusionMagnetometerStep(state s: inout FixedFusionState, coefficients c
     // (the reference adds each sample's before its magnetometer step).
     s.heading.accuracy = s.heading.accuracy(drifting: magDt, coefficients: c)
     s.magneticDtAtDecimation = 0 &- s.decimation.span  // magneticDt = 0 from here (span ∈ [0, 2^34])
-    if isStale(s.magneticGains.dt, for: magDt) { s.magneticGains = FixedMagneticGains(coefficients: c, dt: magDt) }
+    if s.magneticGains.areStale(for: magDt) { s.magneticGains = FixedMagneticGains(coefficients: c, dt: magDt) }
     // The gyro's low-pass of clamped (±64 rad/s) samples stays within ±64: no clamp needed.
     let turning = s.rest.gyroReference.stage2.squaredLengthQ48OfBounded >= c.magneticNewFieldMinRateSquared
     // The vertical bias learns once the inclination has settled and no rest measured the bias lately.
