@@ -32,7 +32,6 @@ public func fixedFusionUpdate(
     // the span is also the time since `elapsedAtDecimation` and `magneticDtAtDecimation`.
     // The sums stay Q16.16 (widened on the decimated sample) and hold the acceleration, not
     // the specific force: no shifts and no negations per sample.
-    s.decimation.count &+= 1
     s.decimation.span &+= step
     s.decimation.gyroSumQ16.add(gyro)
     s.decimation.accelSumQ16.add(accel)
@@ -79,6 +78,8 @@ public func fixedFusionUpdate(
     if s.decimation.groupPhase >= length {
         s.decimation.endGroup(attitude: length > 1 ? s.decimation.groupAttitude : s.gyroAttitude)
     }
+    // Counted here, where it is compared (not kept across the sample: one spill less).
+    s.decimation.count &+= 1
     if s.decimation.count >= s.gains.biasDecimation {
         fixedFusionDecimatedStep(state: &s, coefficients: c)
     }
