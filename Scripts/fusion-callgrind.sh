@@ -2,7 +2,9 @@
 # Instructions per 9D update, ours and x-io Fusion's, on BROAD trial 07 (issue 19, goal 4):
 # callgrind's counts are repeatable where times on a shared machine are not.
 #   ours: Scripts/fusion-loop.swift with every Sources/IMUFusion file, `swiftc -O -wmo`, one
-#         pass, counted inside `timedPass` (the loop included: ~24 instructions per update);
+#         pass, counted inside `timedPass` (the loop included: ~15–24 instructions per update);
+#         and counted the way x-io's is, `fusionUpdateCall` inclusive (the update as a function
+#         of its own: call, prologue and epilogue in, the caller's loop out);
 #   x-io: Scripts/xio-fusion-timing.c with Fusion 1.3.3's C (gcc -O2, the sdist bench-broad.sh
 #         fetches into .build-broad), `FusionAhrsUpdate` inclusive, over its five passes.
 # Then both programs' best-of-5 times, interleaved RUNS times (default 5), and the ratio of
@@ -25,9 +27,11 @@ updates=$(wc -l <"$trial"); updates=$((updates - 1))
 valgrind --tool=callgrind --callgrind-out-file="$out/ours.cg" --toggle-collect='*timedPass*' \
     "$out/fusion-loop" "$trial" 1 >/dev/null 2>"$out/ours.log"
 valgrind --tool=callgrind --callgrind-out-file="$out/xio.cg" "$out/xio-fusion-timing" "$trial" >/dev/null 2>"$out/xio.log"
+valgrind --tool=callgrind --callgrind-out-file="$out/ours-call.cg" "$out/fusion-loop" "$trial" 0 >/dev/null 2>"$out/ours-call.log"
 ours=$(grep -o 'Collected : [0-9]*' "$out/ours.log" | grep -o '[0-9]*$')
+ours_call=$(callgrind_annotate --inclusive=yes "$out/ours-call.cg" 2>/dev/null | grep 'fusionUpdateCall' | head -n 1 | awk '{gsub(",", "", $1); print $1}')
 xio=$(callgrind_annotate --inclusive=yes "$out/xio.cg" 2>/dev/null | grep ':FusionAhrsUpdate \[' | head -n 1 | awk '{gsub(",", "", $1); print $1}')
-echo "callgrind, trial 07 ($updates updates): ours $((ours / updates)) instructions per update (loop included), x-io FusionAhrsUpdate $((xio / updates / 5))"
+echo "callgrind, trial 07 ($updates updates): ours $((ours / updates)) instructions per update (loop included), $((ours_call / updates)) as a function (inclusive, like x-io's), x-io FusionAhrsUpdate $((xio / updates / 5))"
 best_ours=1e9; best_xio=1e9
 for _ in $(seq "$runs"); do
     o=$("$out/fusion-loop" "$trial" | sed 's/.*"ns_per_update": \([0-9.]*\).*/\1/')

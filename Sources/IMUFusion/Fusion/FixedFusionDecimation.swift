@@ -7,7 +7,8 @@
 /// The rate and the acceleration are summed as they come (Q16.16, no shift per sample) and
 /// widened on the decimated sample (`gyroSumWide`, `forceSumWide`: the same integers as sums
 /// of widened samples). Sums of ≤ 16 clamped samples (Q40: |rate| ≤ 2^46, |force| ≤ 2^45)
-/// stay far inside Int64.
+/// stay far inside Int64; as Q16.16 (|rate| ≤ 16 · 2^22 = 2^26, |force| ≤ 2^25) inside
+/// Int32, so they are kept there (`RawSampleSum`): no sign extension per sample.
 public struct FixedFusionDecimation: Sendable, Equatable {
     /// Samples summed.
     public var count: Int32 = 0
@@ -15,8 +16,8 @@ public struct FixedFusionDecimation: Sendable, Equatable {
     public var span: Int64 = 0
     /// The raw rate (Q16.16 rad/s, bias included) and the acceleration (Q16.16 g, Core Motion
     /// sign: minus the specific force), device frame, summed: the rest test's inputs.
-    public var gyroSumQ16 = WideVector3.zero
-    public var accelSumQ16 = WideVector3.zero
+    public var gyroSumQ16 = RawSampleSum()
+    public var accelSumQ16 = RawSampleSum()
     /// The specific force rotated into the almost-inertial frame (Q40 g): the inclination
     /// correction's input. In groups of `FixedFusionGains.forceGroupLength` samples (3 at
     /// biasDecimation 16): their sum rotated by the middle one's attitude, a group cut short
@@ -26,17 +27,21 @@ public struct FixedFusionDecimation: Sendable, Equatable {
     /// The current group's samples so far, its middle attitude, and `accelSumQ16` before it.
     public var groupPhase: Int32 = 0
     public var groupAttitude = FixedQuaternion.identity
-    public var accelSumBeforeGroup = WideVector3.zero
+    public var accelSumBeforeGroup = RawSampleSum()
 
     @inlinable public init() {}
 
     /// Σ rate as Q40 rad/s.
     @inlinable @inline(__always)
-    var gyroSumWide: WideVector3 { WideVector3(x: gyroSumQ16.x &<< 24, y: gyroSumQ16.y &<< 24, z: gyroSumQ16.z &<< 24) }
+    var gyroSumWide: WideVector3 {
+        WideVector3(x: Int64(gyroSumQ16.x) &<< 24, y: Int64(gyroSumQ16.y) &<< 24, z: Int64(gyroSumQ16.z) &<< 24)
+    }
     /// Σ specific force (−acceleration) as Q40 g.
     @inlinable @inline(__always)
     var forceSumWide: WideVector3 {
-        WideVector3(x: 0 &- (accelSumQ16.x &<< 24), y: 0 &- (accelSumQ16.y &<< 24), z: 0 &- (accelSumQ16.z &<< 24))
+        WideVector3(
+            x: 0 &- (Int64(accelSumQ16.x) &<< 24), y: 0 &- (Int64(accelSumQ16.y) &<< 24),
+            z: 0 &- (Int64(accelSumQ16.z) &<< 24))
     }
 
     /// The group ends with this sample: its force sum, rotated by `attitude`, into the
@@ -44,12 +49,11 @@ public struct FixedFusionDecimation: Sendable, Equatable {
     /// Q16.16, |Σf| < 2^23.4), inside `rotatedWide`'s range (see there).
     @inlinable @inline(__always)
     mutating func endGroup(attitude: FixedQuaternion) {
-        let sum = accelSumQ16 - accelSumBeforeGroup
+        let force = FixedVector3(
+            x: Q16(raw: accelSumQ16.x &- accelSumBeforeGroup.x), y: Q16(raw: accelSumQ16.y &- accelSumBeforeGroup.y),
+            z: Q16(raw: accelSumQ16.z &- accelSumBeforeGroup.z))
         accelSumBeforeGroup = accelSumQ16
         groupPhase = 0
-        let force = FixedVector3(
-            x: Q16(raw: Int32(truncatingIfNeeded: sum.x)), y: Q16(raw: Int32(truncatingIfNeeded: sum.y)),
-            z: Q16(raw: Int32(truncatingIfNeeded: sum.z)))
         inertialForceSum = inertialForceSum + attitude.rotatedWide(specificForceOf: force)
     }
 
@@ -61,5 +65,22 @@ public struct FixedFusionDecimation: Sendable, Equatable {
             n == 16 ? roundingShiftRight(x, by: 4) : n == 8 ? roundingShiftRight(x, by: 3) : n == 1 ? x : (x &+ n / 2) / n
         }
         return WideVector3(x: m(sum.x), y: m(sum.y), z: m(sum.z))
+    }
+}
+
+/// A sum of ≤ 16 clamped Q16.16 samples, raw (see `FixedFusionDecimation`): |components| ≤
+/// 16 · 2^22 = 2^26, so the wrapping Int32 sums never wrap.
+public struct RawSampleSum: Sendable, Equatable {
+    public var x: Int32 = 0
+    public var y: Int32 = 0
+    public var z: Int32 = 0
+
+    @inlinable public init() {}
+
+    @inlinable @inline(__always)
+    mutating func add(_ v: FixedVector3<Q16>) {
+        x &+= v.x.raw
+        y &+= v.y.raw
+        z &+= v.z.raw
     }
 }

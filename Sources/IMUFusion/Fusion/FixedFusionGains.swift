@@ -14,6 +14,19 @@ func isStale(_ reference: Int64, for dt: Int64) -> Bool {
     (dt &- reference).magnitude &* 50 > reference.magnitude
 }
 
+/// The dt' for which `isStale(dt, for: dt')` is false, for dt ≥ 0: [dt − ⌊dt/50⌋, dt + ⌊dt/50⌋]
+/// (|dt' − dt| · 50 > dt ⇔ |dt' − dt| > ⌊dt/50⌋ in integers) as its low end and width.
+@inlinable
+func freshDtRange(_ dt: Int64) -> (low: Int64, width: UInt64) {
+    (dt &- dt / 50, UInt64(bitPattern: 2 &* (dt / 50)))
+}
+
+/// dt in [low, low + width]: one subtraction and one unsigned compare (below low wraps high).
+@inlinable @inline(__always)
+func isFresh(_ dt: Int64, low: Int64, width: UInt64) -> Bool {
+    UInt64(bitPattern: dt &- low) <= width
+}
+
 /// The per-sample gains for the current dt (Q2.30 as Int64), recomputed only when dt moves by
 /// more than 2 % (four divisions then): jittered timestamps cost nothing.
 public struct FixedFusionGains: Sendable, Equatable {
@@ -74,12 +87,22 @@ public struct FixedMagneticGains: Sendable, Equatable {
     public var heading: Int64 = 0
     public var current: Int64 = 1 << 30
     public var reference: Int64 = 0
+    /// `isStale(dt, for:)` as a range (only 0 before the first magnetometer sample: stale for
+    /// every other dt, like `isStale(0, for:)`): one subtraction and one compare per sample
+    /// used instead of two magnitudes and a multiply.
+    public var freshDtLow: Int64 = 0
+    public var freshDtWidth: UInt64 = 0
 
     @inlinable public init() {}
+
+    /// `isStale(self.dt, for: dt)`, from the precomputed range.
+    @inlinable @inline(__always)
+    public func areStale(for dt: Int64) -> Bool { !isFresh(dt, low: freshDtLow, width: freshDtWidth) }
 
     @inlinable
     public init(coefficients c: FixedFusionCoefficients, dt: Int64) {
         self.dt = dt
+        (freshDtLow, freshDtWidth) = freshDtRange(dt)
         heading = fixedLowPassGain(tau: c.magnetometerTau, dt: dt)
         current = fixedLowPassGain(tau: c.magneticCurrentTau, dt: dt)
         reference = fixedLowPassGain(tau: c.magneticReferenceTau, dt: dt)

@@ -32,10 +32,9 @@ public func fixedFusionUpdate(
     // the span is also the time since `elapsedAtDecimation` and `magneticDtAtDecimation`.
     // The sums stay Q16.16 (widened on the decimated sample) and hold the acceleration, not
     // the specific force: no shifts and no negations per sample.
-    s.decimation.count &+= 1
     s.decimation.span &+= step
-    s.decimation.gyroSumQ16 = s.decimation.gyroSumQ16 + WideVector3(raw: gyro)
-    s.decimation.accelSumQ16 = s.decimation.accelSumQ16 + WideVector3(raw: accel)
+    s.decimation.gyroSumQ16.add(gyro)
+    s.decimation.accelSumQ16.add(accel)
 
     // Gyro integration: θ = (ω − b)·dt (Q3.29), the reference's second-order step. The rate
     // is rounded to Q26 (1.5 × 10⁻⁸ rad/s, far below the angle's LSB over a step): |ω − b| ≤
@@ -79,6 +78,8 @@ public func fixedFusionUpdate(
     if s.decimation.groupPhase >= length {
         s.decimation.endGroup(attitude: length > 1 ? s.decimation.groupAttitude : s.gyroAttitude)
     }
+    // Counted here, where it is compared (not kept across the sample: one spill less).
+    s.decimation.count &+= 1
     if s.decimation.count >= s.gains.biasDecimation {
         fixedFusionDecimatedStep(state: &s, coefficients: c)
     }
@@ -100,10 +101,15 @@ public func fixedFusionUpdate(
 @usableFromInline @inline(never)
 func fixedFusionDecimatedStep(state s: inout FixedFusionState, coefficients c: FixedFusionCoefficients) {
     if s.decimation.groupPhase > 0 { s.decimation.endGroup(attitude: s.gyroAttitude) }
-    let sums = s.decimation
-    let gains = s.gains  // one copy, passed by reference to the parts below (not one per call)
-    s.elapsedAtDecimation = advanced(s.elapsedAtDecimation, by: sums.span)
-    s.magneticDtAtDecimation = advanced(s.magneticDtAtDecimation, by: sums.span)
+    // What the parts below need of the sums and the gains, as means and scalars: no copy of
+    // either struct (a memcpy and a block move per run).
+    let span = s.decimation.span
+    let gyroMean = s.decimation.mean(s.decimation.gyroSumWide)
+    let forceMean = s.decimation.mean(s.decimation.forceSumWide)
+    let inertialMean = s.decimation.mean(s.decimation.inertialForceSum)
+    let (restStage, biasStage, restBiasGain) = (s.gains.restStageDecimated, s.gains.biasStage, s.gains.restBiasDecimated)
+    s.elapsedAtDecimation = advanced(s.elapsedAtDecimation, by: span)
+    s.magneticDtAtDecimation = advanced(s.magneticDtAtDecimation, by: span)
     s.decimation = FixedFusionDecimation()
     let gyro = WideVector3(s.lastGyro)
     // The clamped sample's negation cannot overflow.
@@ -114,10 +120,10 @@ func fixedFusionDecimatedStep(state s: inout FixedFusionState, coefficients c: F
     s.gyroAttitude = s.gyroAttitude.renormalized()
     // Running-mean start of the low-passes while they are younger than τ_acc: span / elapsed
     // (span ≤ 8 · 1.02 s, so span · 2^30 fits).
-    let warmUpGain = s.elapsed < c.accelerometerTau ? ((sums.span &<< 30) &+ s.elapsed / 2) / s.elapsed : 0
+    let warmUpGain = s.elapsed < c.accelerometerTau ? ((span &<< 30) &+ s.elapsed / 2) / s.elapsed : 0
     s.rest.update(
-        gyro: gyro, specificForce: specificForce, sums: sums, gains: gains, warmUpGain: warmUpGain,
-        biasCenter: s.biasCenter, coefficients: c)
+        gyro: gyro, specificForce: specificForce, gyroMean: gyroMean, forceMean: forceMean, span: span,
+        stageGain: restStage, warmUpGain: warmUpGain, biasCenter: s.biasCenter, coefficients: c)
     // At rest with a rate beyond restRelevelGap from the estimate: the reference's re-levelling
     // (an offset nobody calibrated): the bias jumps to the mean rate at rest, the gravity low-pass
     // starts again from this sample, the inclination turns onto it exactly.
@@ -138,21 +144,21 @@ func fixedFusionDecimatedStep(state s: inout FixedFusionState, coefficients c: F
         }
     }
     let correction = FixedInclinationCorrection.update(
-        inclination: &s.inclination, lowPass: &s.accelLowPass, sums: sums, gains: gains, warmUpGain: warmUpGain,
-        exact: relevel)
+        inclination: &s.inclination, lowPass: &s.accelLowPass, inertial: inertialMean, stageGain: biasStage,
+        warmUpGain: warmUpGain, exact: relevel)
     // The bias is updated in a local and stored once (its `didSet` keeps `negatedBiasQ26`).
     var bias = s.bias
     if c.parameters.motionBiasEnabled {
         s.biasEstimator.update(
             bias: &bias, isAtRest: s.rest.isAtRest, correction: correction, rows: s.unitAttitude6D.unitRotationMatrix,
-            sums: sums, gains: gains, warmUpGain: warmUpGain, limit: s.biasLimit(c), offsetMeasured: s.biasMeasured,
+            span: span, stageGain: biasStage, warmUpGain: warmUpGain, limit: s.biasLimit(c), offsetMeasured: s.biasMeasured,
             coefficients: c)
     }
     // The rest bias: the N per-sample steps towards the rest mean (which changes only here) as
     // one step of their combined gain.
     if s.rest.isAtRest && c.parameters.restBiasEnabled {
         FixedGyroBiasEstimator.restStep(
-            bias: &bias, reference: s.rest.stillMean, gain: gains.restBiasDecimated, clip: s.biasLimit(c))
+            bias: &bias, reference: s.rest.stillMean, gain: restBiasGain, clip: s.biasLimit(c))
     }
     s.bias = bias
 }
@@ -175,8 +181,8 @@ func fixedFusionMagnetometerStep(state s: inout FixedFusionState, coefficients c
     // The accuracy's drift since the last magnetometer sample used, this sample's dt included
     // (the reference adds each sample's before its magnetometer step).
     s.heading.accuracy = s.heading.accuracy(drifting: magDt, coefficients: c)
-    s.magneticDtAtDecimation = -s.decimation.span  // magneticDt = 0 from here
-    if isStale(s.magneticGains.dt, for: magDt) { s.magneticGains = FixedMagneticGains(coefficients: c, dt: magDt) }
+    s.magneticDtAtDecimation = 0 &- s.decimation.span  // magneticDt = 0 from here (span ∈ [0, 2^34])
+    if s.magneticGains.areStale(for: magDt) { s.magneticGains = FixedMagneticGains(coefficients: c, dt: magDt) }
     // The gyro's low-pass of clamped (±64 rad/s) samples stays within ±64: no clamp needed.
     let turning = s.rest.gyroReference.stage2.squaredLengthQ48OfBounded >= c.magneticNewFieldMinRateSquared
     // The vertical bias learns once the inclination has settled and no rest measured the bias lately.

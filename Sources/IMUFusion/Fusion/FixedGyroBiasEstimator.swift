@@ -13,19 +13,19 @@ public struct FixedGyroBiasEstimator: Sendable, Equatable {
 
     /// The in-motion part, every `gains.biasDecimation`-th sample (see the reference), when
     /// enabled: `rows` = R(q6), device → E6; `correction`: this
-    /// run's φ (Q2.30 rad; the skipped samples' φ is zero); `sums`: the time span since the
-    /// last run (≤ 8 · 1.02 · 0.0625 s: span·x stays a `wideProduct` with a Q2.30 factor). `bias`: Q40 rad/s, clamped after a step.
+    /// run's φ (Q2.30 rad; the skipped samples' φ is zero); `span`: the time since the
+    /// last run (≤ 8 · 1.02 · 0.0625 s: span·x stays a `wideProduct` with a Q2.30 factor);
+    /// `stageGain`: `FixedFusionGains.biasStage`. `bias`: Q40 rad/s, clamped after a step.
     /// `offsetMeasured`: `FixedFusionState.biasMeasured` (the step and the clip it selects).
-    @inlinable @inline(__always)
+    @inlinable @_transparent
     mutating func update(
         bias: inout WideVector3, isAtRest: Bool, correction phi: (x: Int64, y: Int64), rows r: FixedMatrix3,
-        sums: FixedFusionDecimation, gains: FixedFusionGains, warmUpGain: Int64, limit: Int64,
+        span: Int64, stageGain k: Int64, warmUpGain: Int64, limit: Int64,
         offsetMeasured: Bool, coefficients c: FixedFusionCoefficients
     ) {
         // The innovation's clip, biasClip · span as the reference (Q40 rad; span < 1.5 s even when the
         // decimation changes mid-span, a Q2.30 factor).
-        let span = sums.span, clip = wideProduct(sums.span, offsetMeasured ? c.biasClip : c.restBiasClip)
-        let k = gains.biasStage
+        let clip = wideProduct(span, offsetMeasured ? c.biasClip : c.restBiasClip)
         let ex = (Int64(r.row0.x.raw), Int64(r.row0.y.raw), Int64(r.row0.z.raw))
         let ey = (Int64(r.row1.x.raw), Int64(r.row1.y.raw), Int64(r.row1.z.raw))
         let exLp = eastLowPass.update(WideVector3(r.row0), gain: k, warmUpGain: warmUpGain)
@@ -33,15 +33,17 @@ public struct FixedGyroBiasEstimator: Sendable, Equatable {
         @inline(__always) func dot(_ e: (Int64, Int64, Int64), _ b: WideVector3) -> Int64 {
             wideProduct(e.0, b.x) &+ wideProduct(e.1, b.y) &+ wideProduct(e.2, b.z)
         }
-        let rbLp = rotatedBiasLowPass.update(
-            WideVector3(x: dot(ex, bias), y: dot(ey, bias), z: 0), gain: k, warmUpGain: warmUpGain)
+        // (R·b)_z is never used: its low-pass stays at 0 (`updateHorizontal`).
+        let rbLp = rotatedBiasLowPass.updateHorizontal(
+            x: dot(ex, bias), y: dot(ey, bias), gain: k, warmUpGain: warmUpGain)
         if !isAtRest && warmUpGain == 0 {
             let exFactors = exLp.q30Factors, eyFactors = eyLp.q30Factors
             let exLpFactors = (exFactors.x, exFactors.y, exFactors.z)
             let eyLpFactors = (eyFactors.x, eyFactors.y, eyFactors.z)
             // Innovations (Q40 rad): −Σφ + span·(LP[R·b] − LP[R]·b), clipped at biasClip·span.
-            let ix = clamped(-(phi.x &<< 10) &+ wideProduct(span, rbLp.x &- dot(exLpFactors, bias)), clip)
-            let iy = clamped(-(phi.y &<< 10) &+ wideProduct(span, rbLp.y &- dot(eyLpFactors, bias)), clip)
+            // |φ| < 2^31 (Q2.30), so φ·2^10 and its negation fit Int64 without a check.
+            let ix = clamped((0 &- (phi.x &<< 10)) &+ wideProduct(span, rbLp.x &- dot(exLpFactors, bias)), clip)
+            let iy = clamped((0 &- (phi.y &<< 10)) &+ wideProduct(span, rbLp.y &- dot(eyLpFactors, bias)), clip)
             // Step (1/τ)·i along LP[R]'s rows (Q40 rad/s).
             let step = offsetMeasured ? c.motionBiasStep : c.unmeasuredMotionBiasStep
             let sx = wideProduct(step, ix)

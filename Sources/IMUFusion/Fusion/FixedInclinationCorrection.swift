@@ -8,13 +8,14 @@ public enum FixedInclinationCorrection {
     /// (as Int64), which drives the in-motion bias estimate; (0, 0) when the filtered force is ~0.
     /// Runs every `biasDecimation`-th sample (see the reference)
     /// on the mean of the inertial force summed since its last run.
-    @inlinable @inline(__always)
+    /// `inertial`: the mean of `FixedFusionDecimation.inertialForceSum`; `stageGain`:
+    /// `FixedFusionGains.biasStage`.
+    @inlinable @_transparent
     static func update(
-        inclination: inout FixedQuaternion, lowPass: inout FixedCascadedLowPass, sums: FixedFusionDecimation,
-        gains: FixedFusionGains, warmUpGain: Int64, exact: Bool = false
+        inclination: inout FixedQuaternion, lowPass: inout FixedCascadedLowPass, inertial: WideVector3,
+        stageGain: Int64, warmUpGain: Int64, exact: Bool = false
     ) -> (x: Int64, y: Int64) {
-        let inertial = sums.mean(sums.inertialForceSum)
-        let filtered = lowPass.update(inertial, gain: gains.biasStage, warmUpGain: warmUpGain)
+        let filtered = lowPass.update(inertial, gain: stageGain, warmUpGain: warmUpGain)
         // a = R(q_a)·filtered: the filtered force as Q27 (|·| ≤ 32 g → 2^32) times Q30 entries,
         // three halved products (≤ 1.5 · 2^62), back to Q27.
         let f = (roundingShiftRight(filtered.x, by: 13), roundingShiftRight(filtered.y, by: 13),

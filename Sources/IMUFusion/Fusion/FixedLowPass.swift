@@ -20,4 +20,23 @@ public struct FixedCascadedLowPass: Sendable, Equatable {
         }
         return stage2
     }
+
+    /// `update` of a vector whose z is 0 and stays 0 (the input's z is 0 and both stages' z
+    /// start at 0: each z step is wideProduct(gain, 0) = 0), x and y only: the same integers
+    /// without the four products that only ever add 0. Returns stage 2's x and y.
+    @inlinable @inline(__always)
+    mutating func updateHorizontal(x: Int64, y: Int64, gain: Int64, warmUpGain: Int64) -> (x: Int64, y: Int64) {
+        if warmUpGain > gain {
+            stage1.x &+= wideProduct(warmUpGain, x &- stage1.x)
+            stage1.y &+= wideProduct(warmUpGain, y &- stage1.y)
+            stage2.x = stage1.x
+            stage2.y = stage1.y
+        } else {
+            stage1.x &+= wideProduct(gain, x &- stage1.x)
+            stage1.y &+= wideProduct(gain, y &- stage1.y)
+            stage2.x &+= wideProduct(gain, stage1.x &- stage2.x)
+            stage2.y &+= wideProduct(gain, stage1.y &- stage2.y)
+        }
+        return (stage2.x, stage2.y)
+    }
 }

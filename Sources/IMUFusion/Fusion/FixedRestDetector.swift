@@ -21,16 +21,16 @@ public struct FixedRestDetector: Sendable, Equatable {
     /// The decimated test (every `biasDecimation`-th sample): the
     /// means of the rate and force summed since the last test go into the references; the
     /// current sample (`gyro`, `specificForce`, Q40) is compared with them.
-    @inlinable @inline(__always)
+    /// `gyroMean`, `forceMean`: the means of the sums (`FixedFusionDecimation.mean`); `span`
+    /// their time (Q30 s); `k`: `FixedFusionGains.restStageDecimated`. Scalars and means rather
+    /// than the sums and the gains: no copies of those structs per run.
+    @inlinable @_transparent
     mutating func update(
-        gyro: WideVector3, specificForce: WideVector3, sums: FixedFusionDecimation, gains: FixedFusionGains,
-        warmUpGain: Int64, biasCenter: WideVector3, coefficients c: FixedFusionCoefficients
+        gyro: WideVector3, specificForce: WideVector3, gyroMean: WideVector3, forceMean: WideVector3, span: Int64,
+        stageGain k: Int64, warmUpGain: Int64, biasCenter: WideVector3, coefficients c: FixedFusionCoefficients
     ) {
-        let k = gains.restStageDecimated
-        let gyroMean = sums.mean(sums.gyroSumWide)
         let gyroLp = gyroReference.update(gyroMean, gain: k, warmUpGain: warmUpGain)
-        let accelLp = accelReference.update(sums.mean(sums.forceSumWide), gain: k, warmUpGain: warmUpGain)
-        let span = sums.span
+        let accelLp = accelReference.update(forceMean, gain: k, warmUpGain: warmUpGain)
         // Stillness from the rate's variation, not its size (see the reference): near the known
         // offset the loose acceleration test, anywhere inside restBiasClip the strict one.
         let near = gyroLp - biasCenter

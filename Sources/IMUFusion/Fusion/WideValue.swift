@@ -41,9 +41,9 @@ func wide(_ value: Q16) -> Int64 { Int64(value.raw) &<< 24 }
 @inlinable @inline(__always)
 func wide(_ value: Q30) -> Int64 { Int64(value.raw) &<< 10 }
 
-/// A wide value clamped to ±limit.
+/// A wide value clamped to ±limit (limit ≥ 0: its negation needs no overflow check).
 @inlinable @inline(__always)
-func clamped(_ value: Int64, _ limit: Int64) -> Int64 { Swift.min(Swift.max(value, -limit), limit) }
+func clamped(_ value: Int64, _ limit: Int64) -> Int64 { Swift.min(Swift.max(value, 0 &- limit), limit) }
 
 /// A 3-vector of Q40 values (Int64).
 public struct WideVector3: Sendable, Equatable {
@@ -89,10 +89,10 @@ public struct WideVector3: Sendable, Equatable {
         WideVector3(x: wideProduct(gain, x), y: wideProduct(gain, y), z: wideProduct(gain, z))
     }
 
-    /// Each component clamped to ±limit.
+    /// Each component clamped to ±limit (limit ≥ 0: the clips and ranges of the filter).
     @inlinable @inline(__always)
     public func componentsClamped(_ limit: Int64) -> WideVector3 {
-        @inline(__always) func c(_ v: Int64) -> Int64 { Swift.min(Swift.max(v, -limit), limit) }
+        @inline(__always) func c(_ v: Int64) -> Int64 { Swift.min(Swift.max(v, 0 &- limit), limit) }
         return WideVector3(x: c(x), y: c(y), z: c(z))
     }
 
