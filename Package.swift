@@ -12,7 +12,7 @@ let package = Package(
             name: "IMUMotionKit",
             targets: [
                 "IMUBus", "IMUGeometry", "IMUConfigFile", "IMUDrivers", "IMUBoards", "IMULinux", "IMUTwin",
-                "IMUFusion", "IMUCalibration", "IMUGeomagnetism", "IMUMotion", "IMUEvents", "IMUTilt", "IMUFormats",
+                "IMUFusion", "IMUCalibration", "IMUGeomagnetism", "IMUMotion", "IMUEvents", "IMUTilt", "IMUFormats", "IMUWire",
                 "IMULog", "IMUEngine", "IMUKit", "IMUDevices",
             ]
         ),
@@ -69,6 +69,9 @@ let package = Package(
         // Checked TOML files (boards, rules, calibration): our own bounded TOML 1.0 reader, and
         // errors with file, line and what was expected.
         .target(name: "IMUConfigFile"),
+        // The one wire format: the JSON writer, its number policy (finite, no -0, fixed decimals
+        // per quantity), the line writers of every output, the event kinds (Foundation-free).
+        .target(name: "IMUWire", dependencies: ["IMUConfigFile"]),
         // Board and hat profiles (Boards/*.toml), mounting rotations, auto-detection.
         .target(
             name: "IMUBoards",
@@ -91,14 +94,14 @@ let package = Package(
             ]
         ),
         // Text for samples and device motion: the table, CSV and JSON Lines every output shares.
-        .target(name: "IMUFormats", dependencies: ["IMUGeometry", "IMUDrivers", "IMUMotion"]),
+        .target(name: "IMUFormats", dependencies: ["IMUGeometry", "IMUDrivers", "IMUMotion", "IMUWire"]),
         // The one engine: acquisition (FIFO, low power, outages) → calibration → fusion →
         // recognisers on its own thread, typed outputs to any number of subscribers.
         .target(
             name: "IMUEngine",
             dependencies: [
                 "IMUBus", "IMUGeometry", "IMUDrivers", "IMUBoards", "IMUCalibration", "IMUMotion", "IMUEvents", "IMUFormats",
-                "IMUConfigFile",
+                "IMUWire",
             ]
         ),
         // Platforms at the edge: opening an IMU on Linux (/dev/i2c-N, the header's GPIO chip) or
@@ -118,23 +121,23 @@ let package = Package(
             name: "IMUDaemon",
             dependencies: [
                 "IMUBus", "IMUDrivers", "IMUEngine", "IMUEvents", "IMURules", "IMUMQTT",
-                "IMUMotion", "IMUFormats", "IMUWeb", "IMUCalibration", "IMUGeometry",
+                "IMUMotion", "IMUFormats", "IMUWeb", "IMUCalibration", "IMUGeometry", "IMUWire",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // Tilt to push (UIKit's push behaviour from gravity) and a small 2D physics stepper.
         .target(name: "IMUTilt", dependencies: ["IMUGeometry", "IMUMotion"]),
         // Recognisers: device orientation, shake, slap (events from device motion).
-        .target(name: "IMUEvents", dependencies: ["IMUGeometry", "IMUMotion"]),
+        .target(name: "IMUEvents", dependencies: ["IMUGeometry", "IMUMotion", "IMUWire"]),
         // Rules files: event → GPIO or command actions, checked at load time.
         .target(
             name: "IMURules",
             dependencies: ["IMUBus", "IMUEvents", "IMUConfigFile", "CIMUProcess"]
         ),
         // The daemon's MQTT front end (libmosquitto): events, motion, availability, Home Assistant discovery.
-        .target(name: "IMUMQTT", dependencies: ["CMosquitto", "IMUConfigFile"]),
+        .target(name: "IMUMQTT", dependencies: ["CMosquitto", "IMUConfigFile", "IMUWire"]),
         // The daemon's local socket: JSON Lines clients (imu stream, Python, …) sharing one engine.
-        .target(name: "IMUShare", dependencies: ["IMUDrivers", "IMUEvents", "IMUGeometry", "IMUMotion", "IMUCalibration", "IMUEngine", "IMUConfigFile"]),
+        .target(name: "IMUShare", dependencies: ["IMUDrivers", "IMUEvents", "IMUGeometry", "IMUMotion", "IMUCalibration", "IMUEngine", "IMUConfigFile", "IMUWire"]),
         // iio-sensor-proxy's D-Bus interface (net.hadess.SensorProxy) for the desktop's screen
         // rotation and compass, through libsystemd's sd-bus and a shim for its C macros.
         .target(name: "CSensorProxyBus", linkerSettings: [.linkedLibrary("systemd")]),
@@ -156,7 +159,7 @@ let package = Package(
         .target(
             name: "IMUWeb",
             dependencies: [
-                "IMUCalibration", "IMUGeometry", "IMUConfigFile", "IMUEngine", "IMUDrivers", "IMUShare",
+                "IMUCalibration", "IMUGeometry", "IMUConfigFile", "IMUEngine", "IMUDrivers", "IMUShare", "IMUWire",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
@@ -243,6 +246,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "IMUEventsTests", dependencies: ["IMUEvents", "IMUGeometry"]),
+        .testTarget(name: "IMUWireTests", dependencies: ["IMUWire", "IMUFormats", "IMUEvents", "IMUDrivers", "IMUGeometry", "IMUMotion"]),
         .testTarget(name: "IMUPlotTests", dependencies: ["IMUPlot"]),
         .testTarget(name: "IMURulesTests", dependencies: ["IMURules", "IMUEvents", "IMUConfigFile", "IMUTwin", "IMUBus"]),
         .testTarget(name: "IMUMQTTTests", dependencies: ["IMUMQTT", "IMUConfigFile"]),

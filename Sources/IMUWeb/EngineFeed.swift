@@ -12,7 +12,7 @@ public final class EngineFeed: MotionFeed, @unchecked Sendable {
     public var infoMembers: String {
         let device = engine.device
         return "\"chip\":\(JSONText.string(device.driver.model.rawValue)),\"board\":\(JSONText.string(device.board.name)),"
-            + "\"bus\":\(JSONText.string(device.bus.name)),\"rate_hz\":\(JSONText.number(rateHz, 1)),"
+            + "\"bus\":\(JSONText.string(device.bus.name)),\"rate_hz\":\(JSONText.number(rateHz, .rateHz)),"
             + "\"magnetometer\":\(device.driver.capabilities.magnetometer)"
     }
 
