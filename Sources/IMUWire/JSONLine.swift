@@ -9,10 +9,11 @@ public struct JSONLine: Sendable {
 
     public init(capacity: Int = 256) { text.reserveCapacity(capacity) }
 
-    private mutating func key(_ name: String) {
+    private mutating func key(_ name: String, _ suffix: String = "") {
         if empty { empty = false } else { text += "," }
         text += "\""
         text += name
+        text += suffix
         text += "\":"
     }
 
@@ -24,6 +25,18 @@ public struct JSONLine: Sendable {
     /// null when `value` is nil.
     public mutating func number(_ name: String, _ value: Double?, _ quantity: WireQuantity) {
         key(name)
+        if let value { WireNumber.append(value, quantity, to: &text) } else { text += "null" }
+    }
+
+    /// `<prefix>x`, `<prefix>y`, `<prefix>z`; nulls when `value` is nil.
+    public mutating func vector(_ prefix: String, _ value: (x: Double, y: Double, z: Double)?, _ quantity: WireQuantity) {
+        component(prefix, "x", value?.x, quantity)
+        component(prefix, "y", value?.y, quantity)
+        component(prefix, "z", value?.z, quantity)
+    }
+
+    private mutating func component(_ prefix: String, _ axis: String, _ value: Double?, _ quantity: WireQuantity) {
+        key(prefix, axis)
         if let value { WireNumber.append(value, quantity, to: &text) } else { text += "null" }
     }
 
