@@ -246,7 +246,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "IMUEventsTests", dependencies: ["IMUEvents", "IMUGeometry"]),
-        .testTarget(name: "IMUWireTests", dependencies: ["IMUWire", "IMUFormats", "IMUEvents", "IMUDrivers", "IMUGeometry", "IMUMotion"]),
+        .testTarget(name: "IMUWireTests", dependencies: ["IMUWire", "IMUFormats", "IMUEvents", "IMUDrivers", "IMUGeometry", "IMUMotion", "IMURules", "IMUMQTT"]),
         .testTarget(name: "IMUPlotTests", dependencies: ["IMUPlot"]),
         .testTarget(name: "IMURulesTests", dependencies: ["IMURules", "IMUEvents", "IMUConfigFile", "IMUTwin", "IMUBus"]),
         .testTarget(name: "IMUMQTTTests", dependencies: ["IMUMQTT", "IMUConfigFile"]),

@@ -236,7 +236,8 @@ public final class Dashboard: @unchecked Sendable {
     var helloLine: String {
         "{\"type\":\"hello\",\"protocol\":\(WebProtocol.version),\(feed.infoMembers),\"streams\":["
             + WebStream.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ",")
-            + "],\"allow_control\":\(settings.allowControl),\"rules\":\(rulesJSON),\"gpio\":\(gpioJSON),\"calibration\":{\(daemon.calibrationMembers())}}"
+            + "],\"event_types\":" + JSONLine.array(EventKind.allCases.map { JSONLine.quoted($0.rawValue) })
+            + ",\"allow_control\":\(settings.allowControl),\"rules\":\(rulesJSON),\"gpio\":\(gpioJSON),\"calibration\":{\(daemon.calibrationMembers())}}"
     }
 }
 
