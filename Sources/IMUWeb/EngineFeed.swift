@@ -21,7 +21,7 @@ public final class EngineFeed: MotionFeed, @unchecked Sendable {
     public var healthLine: String? { engine.health.jsonLine }
 
     public func subscribe(_ streams: Set<WebStream>, motionDivisor: Int, eventTypes: Set<String>?) -> any FeedSubscription {
-        let engineStreams = Set(streams.compactMap { MotionStream(rawValue: $0.rawValue) })
+        let engineStreams = Set(streams.compactMap(\.engineStream))
         return Subscription(engine.subscribe(engineStreams, capacity: 512, motionDivisor: motionDivisor, eventTypes: eventTypes, lines: true))
     }
 
@@ -39,7 +39,7 @@ public final class EngineFeed: MotionFeed, @unchecked Sendable {
                 reading = CalibrationInput(timestamp: s.timestamp, accelerationG: s.acceleration, rotationRateRadiansPerSecond: s.rotationRate,
                                            magneticFieldMicrotesla: s.magneticField, temperatureCelsius: s.temperature)
             }
-            return FeedItem(line: line, stream: WebStream(rawValue: output.stream.rawValue) ?? .motion, lostBefore: lost, reading: reading)
+            return FeedItem(line: line, stream: WebStream(output.stream), lostBefore: lost, reading: reading)
         }
     }
 }
