@@ -12,7 +12,7 @@ let package = Package(
             name: "IMUMotionKit",
             targets: [
                 "IMUBus", "IMUGeometry", "IMUConfigFile", "IMUDrivers", "IMUBoards", "IMULinux", "IMUTwin",
-                "IMUFusion", "IMUCalibration", "IMUGeomagnetism", "IMUMotion", "IMUEvents", "IMUTilt", "IMUFormats",
+                "IMUFusion", "IMUCalibration", "IMUGeomagnetism", "IMUMotion", "IMUEvents", "IMUTilt", "IMUFormats", "IMUWire",
                 "IMULog", "IMUEngine", "IMUShareClient", "IMUKit", "IMUDevices", "IMUMotionKit",
             ]
         ),
@@ -69,6 +69,9 @@ let package = Package(
         // Checked TOML files (boards, rules, calibration): our own bounded TOML 1.0 reader, and
         // errors with file, line and what was expected.
         .target(name: "IMUConfigFile"),
+        // The one wire format: the JSON writer, its number policy (finite, no -0, fixed decimals
+        // per quantity), the line writers of every output, the event kinds (Foundation-free).
+        .target(name: "IMUWire", dependencies: ["IMUConfigFile"]),
         // Board and hat profiles (Boards/*.toml), mounting rotations, auto-detection.
         .target(
             name: "IMUBoards",
@@ -91,14 +94,14 @@ let package = Package(
             ]
         ),
         // Text for samples and device motion: the table, CSV and JSON Lines every output shares.
-        .target(name: "IMUFormats", dependencies: ["IMUGeometry", "IMUDrivers", "IMUMotion"]),
+        .target(name: "IMUFormats", dependencies: ["IMUGeometry", "IMUDrivers", "IMUMotion", "IMUWire"]),
         // The one engine: acquisition (FIFO, low power, outages) → calibration → fusion →
         // recognisers on its own thread, typed outputs to any number of subscribers.
         .target(
             name: "IMUEngine",
             dependencies: [
                 "IMUBus", "IMUGeometry", "IMUDrivers", "IMUBoards", "IMUCalibration", "IMUMotion", "IMUEvents", "IMUFormats",
-                "IMUConfigFile",
+                "IMUWire",
             ]
         ),
         // Platforms at the edge: opening an IMU on Linux (/dev/i2c-N, the header's GPIO chip) or
@@ -122,25 +125,25 @@ let package = Package(
             name: "IMUDaemon",
             dependencies: [
                 "IMUBus", "IMUDrivers", "IMUEngine", "IMUEvents", "IMURules", "IMUMQTT",
-                "IMUMotion", "IMUFormats", "IMUWeb", "IMUCalibration", "IMUGeometry",
+                "IMUMotion", "IMUFormats", "IMUWeb", "IMUCalibration", "IMUGeometry", "IMUWire",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // Tilt to push (UIKit's push behaviour from gravity) and a small 2D physics stepper.
         .target(name: "IMUTilt", dependencies: ["IMUGeometry", "IMUMotion"]),
         // Recognisers: device orientation, shake, slap (events from device motion).
-        .target(name: "IMUEvents", dependencies: ["IMUGeometry", "IMUMotion"]),
+        .target(name: "IMUEvents", dependencies: ["IMUGeometry", "IMUMotion", "IMUWire"]),
         // Rules files: event → GPIO or command actions, checked at load time.
         .target(
             name: "IMURules",
             dependencies: ["IMUBus", "IMUEvents", "IMUConfigFile", "CIMUProcess"]
         ),
         // The daemon's MQTT front end (libmosquitto): events, motion, availability, Home Assistant discovery.
-        .target(name: "IMUMQTT", dependencies: ["CMosquitto", "IMUConfigFile"]),
+        .target(name: "IMUMQTT", dependencies: ["CMosquitto", "IMUConfigFile", "IMUWire"]),
         // The local socket's protocol and client side: the request grammar and validator, the
         // socket paths, `DaemonClient`, the hello and data lines read back (no server: the motion
         // manager needs only these).
-        .target(name: "IMUShareClient", dependencies: ["IMUConfigFile", "IMUCalibration", "IMUDrivers", "IMUGeometry", "IMUMotion"]),
+        .target(name: "IMUShareClient", dependencies: ["IMUConfigFile", "IMUCalibration", "IMUDrivers", "IMUGeometry", "IMUMotion", "IMUWire"]),
         // The daemon's local socket server: JSON Lines clients (imu stream, Python, …) sharing one engine.
         .target(name: "IMUShare", dependencies: ["IMUShareClient", "IMUEvents", "IMUGeometry", "IMUEngine", "IMUConfigFile"]),
         // iio-sensor-proxy's D-Bus interface (net.hadess.SensorProxy) for the desktop's screen
@@ -164,7 +167,7 @@ let package = Package(
         .target(
             name: "IMUWeb",
             dependencies: [
-                "IMUCalibration", "IMUGeometry", "IMUConfigFile", "IMUEngine", "IMUDrivers", "IMUShare",
+                "IMUCalibration", "IMUGeometry", "IMUConfigFile", "IMUEngine", "IMUDrivers", "IMUShare", "IMUWire",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
@@ -251,6 +254,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "IMUEventsTests", dependencies: ["IMUEvents", "IMUGeometry"]),
+        .testTarget(name: "IMUWireTests", dependencies: ["IMUWire", "IMUFormats", "IMUEvents", "IMUDrivers", "IMUGeometry", "IMUMotion", "IMURules", "IMUMQTT"]),
         .testTarget(name: "IMUPlotTests", dependencies: ["IMUPlot"]),
         .testTarget(name: "IMURulesTests", dependencies: ["IMURules", "IMUEvents", "IMUConfigFile", "IMUTwin", "IMUBus"]),
         .testTarget(name: "IMUMQTTTests", dependencies: ["IMUMQTT", "IMUConfigFile"]),

@@ -191,14 +191,7 @@ struct SoakCommand: ParsableCommand {
         }
     }
 
-    static func kind(of event: MotionEvent) -> String {
-        switch event {
-        case .shake: "shake"
-        case .orientation: "orientation"
-        case .slap: "slap"
-        case .heading: "heading"
-        }
-    }
+    static func kind(of event: MotionEvent) -> String { event.kind.rawValue }
 
     /// This process's resident set (the second field of /proc/self/statm, in pages), in MB.
     static func residentMegabytes() -> Double {

@@ -1,6 +1,6 @@
 import Foundation
 import IMUEvents
-import IMUFormats
+import IMUWire
 import IMUMQTT
 import IMUMotion
 import Logging
@@ -45,7 +45,7 @@ public final class DaemonMQTT: @unchecked Sendable {
             value = o.rawValue
         case .heading: value = nil
         }
-        publisher.publish(event: event.jsonLine, type: event.type, value: value, timestamp: number(event.timestamp, 6))
+        publisher.publish(event: event.jsonLine, type: event.type, value: value, timestamp: WireNumber.text(event.timestamp, .timestamp))
     }
 
     /// Called with every device motion; formats one a few times per motion interval.
@@ -61,14 +61,15 @@ public final class DaemonMQTT: @unchecked Sendable {
     static func motionJSON(_ motion: DeviceMotion, orientation: DeviceOrientation) -> String {
         let euler = motion.attitude.quaternion.eulerAngles
         let degrees = 180 / Double.pi
-        let heading = motion.heading.map { number($0 >= 359.995 ? 0 : $0, 2) } ?? "null"
-        let accuracy = motion.magneticField.map { "\"\($0.accuracy)\"" } ?? "null"
-        let orientation = orientation == .unknown ? "null" : "\"\(orientation.rawValue)\""
-        return """
-            {"t":\(number(motion.timestamp, 6)),"roll_deg":\(number(euler.roll * degrees, 2)),"pitch_deg":\(number(euler.pitch * degrees, 2)),\
-            "yaw_deg":\(number(euler.yaw * degrees, 2)),"heading_deg":\(heading),"orientation":\(orientation),\
-            "mag_accuracy":\(accuracy)}
-            """
+        var line = JSONLine(capacity: 160)
+        line.number("t", motion.timestamp, .timestamp)
+        line.number("roll_deg", euler.roll * degrees, .angleDegrees)
+        line.number("pitch_deg", euler.pitch * degrees, .angleDegrees)
+        line.number("yaw_deg", euler.yaw * degrees, .angleDegrees)
+        line.number("heading_deg", motion.heading.map(OutputLines.shownHeading), .headingDegrees)
+        line.string("orientation", orientation == .unknown ? nil : orientation.rawValue)
+        line.string("mag_accuracy", motion.magneticField.map { "\($0.accuracy)" })
+        return line.line
     }
 
     public func stop() { publisher.stop(timeout: 2) }

@@ -1,5 +1,4 @@
-import IMUConfigFile
-import IMUFormats
+import IMUWire
 
 /// How acquisition is going: what `health` subscribers get when it changes and once a second.
 public struct EngineHealth: Sendable, Equatable {
@@ -41,10 +40,10 @@ public struct EngineHealth: Sendable, Equatable {
 
     /// `{"type":"health","t":…,"state":"measuring",…}`.
     public var jsonLine: String {
-        func text(_ value: String?) -> String { value.map(QuotedString.json) ?? "null" }
-        return "{\"type\":\"health\",\"t\":\(number(timestamp, 6)),\"state\":\"\(state.rawValue)\",\"rate_hz\":\(number(rateHz, 3)),"
-            + "\"samples\":\(samples),\"lost_samples\":\(lostSamples),\"unwatched_s\":\(number(unwatchedSeconds, 3)),\"outages\":\(outages),\"problem\":\(text(problem)),"
-            + "\"calibration\":\(text(calibration)),\"mag_accuracy\":\(text(magnetometerAccuracy))}"
+        OutputLines.health(
+            t: timestamp, state: state.rawValue, rateHz: rateHz, samples: samples, lostSamples: lostSamples,
+            unwatchedSeconds: unwatchedSeconds, outages: outages, problem: problem, calibration: calibration,
+            magneticAccuracy: magnetometerAccuracy)
     }
 
     /// Equal but for the time and the sample count: what makes a change worth telling.

@@ -226,11 +226,15 @@ public final class MotionEngine: @unchecked Sendable {
     /// A queued subscriber for another thread. `capacity` outputs are held for it; beyond that
     /// the oldest are dropped and counted. `motionDivisor`: every n-th device motion.
     /// `eventTypes`: only these (`MotionEvent.type`: shake, orientation, slap, heading); nil: all.
+    /// `lines`: the subscriber takes each output's JSON line (`nextLine`); the engine then builds
+    /// the line once per output and every such subscriber shares it (the front ends: ten clients
+    /// of a stream cost one line, not ten).
     public func subscribe(
-        _ streams: Set<MotionStream>, capacity: Int = 1024, motionDivisor: Int = 1, eventTypes: Set<String>? = nil
+        _ streams: Set<MotionStream>, capacity: Int = 1024, motionDivisor: Int = 1, eventTypes: Set<String>? = nil,
+        lines: Bool = false
     ) -> MotionSubscription {
         let subscription = MotionSubscription(
-            streams: streams, capacity: capacity, motionDivisor: motionDivisor, eventTypes: eventTypes)
+            streams: streams, capacity: capacity, motionDivisor: motionDivisor, eventTypes: eventTypes, lines: lines)
         let id = ObjectIdentifier(subscription)
         subscription.onCancel = { [weak self] in
             guard let self else { return }
@@ -463,7 +467,12 @@ public final class MotionEngine: @unchecked Sendable {
     private func publish(_ output: MotionOutput, _ observers: [Observer], _ queues: [MotionSubscription]) {
         let bit = output.stream.bit
         for observer in observers where observer.streamBits & bit != 0 { observer.handler(output) }
-        for queue in queues where queue.wants(output) { queue.offer(output) }
+        // The line is built at most once, for the first subscriber that takes lines.
+        var line: String?
+        for queue in queues where queue.wants(output) {
+            if queue.takesLines, line == nil { line = output.jsonLine }
+            queue.offer(output, line: line)
+        }
     }
 
     /// Saves the learned gyro offsets when they changed and a minute has passed (`at` nil: now,

@@ -14,9 +14,13 @@ public final class MotionSubscription: @unchecked Sendable {
     public let eventTypes: Set<String>?
     /// `streams` as `MotionStream.bit`s.
     let streamBits: UInt8
+    /// Whether the subscriber takes JSON lines (`nextLine`): the engine builds them as it queues.
+    let takesLines: Bool
 
     private let condition = NSCondition()
     private var queue: [MotionOutput?]
+    /// Each queued output's line, when the engine built it (shared with the other subscribers).
+    private var lines: [String?]
     private var head = 0
     private var count = 0
     private var lostTotal = 0
@@ -26,13 +30,15 @@ public final class MotionSubscription: @unchecked Sendable {
     /// Told (once) when the subscriber cancels: the engine lets go of it.
     var onCancel: (() -> Void)?
 
-    init(streams: Set<MotionStream>, capacity: Int, motionDivisor: Int, eventTypes: Set<String>?) {
+    init(streams: Set<MotionStream>, capacity: Int, motionDivisor: Int, eventTypes: Set<String>?, lines: Bool = false) {
         self.streams = streams
+        takesLines = lines
         streamBits = MotionStream.bits(streams)
         self.capacity = max(1, capacity)
         self.motionDivisor = max(1, motionDivisor)
         self.eventTypes = eventTypes
         queue = Array(repeating: nil, count: self.capacity)
+        self.lines = Array(repeating: nil, count: lines ? self.capacity : 0)
     }
 
     /// Outputs dropped so far because the subscriber was behind.
@@ -56,7 +62,7 @@ public final class MotionSubscription: @unchecked Sendable {
     }
 
     /// Queues `output`, dropping the oldest when full. Never blocks for longer than the lock.
-    func offer(_ output: MotionOutput) {
+    func offer(_ output: MotionOutput, line: String? = nil) {
         condition.withLock {
             guard !ended else { return }
             if count == capacity {
@@ -66,6 +72,7 @@ public final class MotionSubscription: @unchecked Sendable {
                 lostSinceTaken += 1
             }
             queue[(head + count) % capacity] = output
+            if takesLines { lines[(head + count) % capacity] = line }
             count += 1
             condition.signal()
         }
@@ -75,6 +82,17 @@ public final class MotionSubscription: @unchecked Sendable {
     /// the subscription was cancelled (and everything queued has been taken) or on timeout.
     /// `lostBefore`: outputs dropped since the previous one taken.
     public func next(timeoutSeconds: Double? = nil) -> (output: MotionOutput, lostBefore: Int)? {
+        take(timeoutSeconds: timeoutSeconds).map { ($0.output, $0.lostBefore) }
+    }
+
+    /// As `next`, with the output's JSON line (`MotionOutput.jsonLine`): the one the engine built
+    /// for every subscriber that takes lines (`subscribe(…, lines: true)`), else built here.
+    public func nextLine(timeoutSeconds: Double? = nil) -> (output: MotionOutput, line: String, lostBefore: Int)? {
+        guard let taken = take(timeoutSeconds: timeoutSeconds) else { return nil }
+        return (taken.output, taken.line ?? taken.output.jsonLine, taken.lostBefore)
+    }
+
+    private func take(timeoutSeconds: Double?) -> (output: MotionOutput, line: String?, lostBefore: Int)? {
         let deadline = timeoutSeconds.map { Date(timeIntervalSinceNow: $0) }
         condition.lock()
         defer { condition.unlock() }
@@ -88,11 +106,16 @@ public final class MotionSubscription: @unchecked Sendable {
         }
         let output = queue[head]!
         queue[head] = nil
+        var line: String?
+        if takesLines {
+            line = lines[head]
+            lines[head] = nil
+        }
         head = (head + 1) % capacity
         count -= 1
         let lost = lostSinceTaken
         lostSinceTaken = 0
-        return (output, lost)
+        return (output, line, lost)
     }
 
     /// Stops the deliveries; a `next` waiting returns nil.

@@ -1,5 +1,6 @@
 import IMUGeometry
 import IMUMotion
+import IMUWire
 
 /// Text for device motion, one line per sample: what `imu replay` (and `imu stream` when piped)
 /// print. The CSV columns begin exactly as the fusion issue fixes them.
@@ -43,7 +44,12 @@ public struct MotionFormatter: Sendable {
         let angles = [euler.roll * degrees, euler.pitch * degrees, euler.yaw * degrees]
         let g = motion.gravity, u = motion.userAcceleration, r = motion.rotationRate
         switch format {
-        case .csv, .jsonl:
+        case .jsonl:
+            return OutputLines.motion(
+                t: motion.timestamp, quaternion: (q.w, q.x, q.y, q.z), eulerDegrees: (angles[0], angles[1], angles[2]),
+                gravity: (g.x, g.y, g.z), userAcceleration: (u.x, u.y, u.z), rotationRate: (r.x, r.y, r.z),
+                headingDegrees: motion.heading, magneticAccuracy: motion.magneticField.map { "\($0.accuracy)" })
+        case .csv:
             let values: [String] =
                 [number(motion.timestamp, 6)]
                 + [q.w, q.x, q.y, q.z].map { number($0, 6) }
@@ -51,12 +57,7 @@ public struct MotionFormatter: Sendable {
                 + [g.x, g.y, g.z, u.x, u.y, u.z].map { number($0, 5) }
                 + [r.x, r.y, r.z].map { number($0, 5) }
                 + [motion.heading.map { number($0, 2) } ?? "", motion.magneticField.map { "\($0.accuracy)" } ?? ""]
-            if format == .csv { return values.joined(separator: ",") }
-            let pairs = zip(Self.csvColumns, values).map { key, value -> String in
-                let json = value.isEmpty ? "null" : key == "mag_accuracy" ? "\"\(value)\"" : value
-                return "\"\(key)\":\(json)"
-            }
-            return "{" + pairs.joined(separator: ",") + "}"
+            return values.joined(separator: ",")
         case .table:
             return number(motion.timestamp, 3).leftPadded(10)
                 + angles.map { number($0, 1).leftPadded(8) }.joined()

@@ -1,6 +1,6 @@
-import Foundation
 import IMUDrivers
 import IMUGeometry
+import IMUWire
 
 /// How `imu read` prints samples.
 public enum SampleFormat: String, CaseIterable, Sendable {
@@ -104,13 +104,10 @@ public struct SampleFormatter: Sendable {
             fields.append(s.temperature.map { number($0, 2) } ?? "")
             return fields.joined(separator: ",")
         case .jsonl:
-            var pairs: [(String, String)] = [("t", number(s.timestamp, 6))]
-            pairs += zip(["acc_x", "acc_y", "acc_z"], [s.acceleration.x, s.acceleration.y, s.acceleration.z].map { number($0, 5) })
-            pairs += zip(["gyr_x", "gyr_y", "gyr_z"], [s.rotationRate.x, s.rotationRate.y, s.rotationRate.z].map { number($0, 5) })
-            let m = s.magneticField
-            pairs += zip(["mag_x", "mag_y", "mag_z"], [m?.x, m?.y, m?.z].map { $0.map { number($0, 3) } ?? "null" })
-            pairs.append(("temp_c", s.temperature.map { number($0, 2) } ?? "null"))
-            return "{" + pairs.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
+            let a = s.acceleration, r = s.rotationRate
+            return OutputLines.sample(
+                t: s.timestamp, acceleration: (a.x, a.y, a.z), rotationRate: (r.x, r.y, r.z),
+                magneticField: s.magneticField.map { ($0.x, $0.y, $0.z) }, temperature: s.temperature)
         case .table:
             var text = pad(number(s.timestamp, 3), 10)
             text += [s.acceleration.x, s.acceleration.y, s.acceleration.z].map { pad(number($0, 3), 9) }.joined()
@@ -131,12 +128,8 @@ public struct SampleFormatter: Sendable {
     }
 }
 
-/// A fixed-point decimal with `places` digits, "-0.000" printed as "0.000".
+/// A fixed-point decimal with `places` digits for CSV and tables ("-0.000" printed as "0.000",
+/// not finite as "nan"): `WireNumber`'s policy, which JSON lines use too (with null).
 public func number(_ value: Double, _ places: Int) -> String {
-    guard value.isFinite else { return "nan" }
-    let text = String(format: "%.\(places)f", value)
-    if text.hasPrefix("-"), text.dropFirst().allSatisfy({ $0 == "0" || $0 == "." }) {
-        return String(text.dropFirst())
-    }
-    return text
+    WireNumber.fixed(value, decimals: places) ?? "nan"
 }

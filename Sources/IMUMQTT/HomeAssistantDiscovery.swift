@@ -1,4 +1,5 @@
 import IMUConfigFile
+import IMUWire
 
 /// Home Assistant's MQTT discovery for one IMU: the retained config messages that make it appear
 /// as a device with event entities (shake, slap, orientation), sensors (roll, pitch, yaw, heading,
@@ -34,11 +35,20 @@ public struct HomeAssistantDiscovery: Sendable {
     public static let magnetometerAccuracies = ["uncalibrated", "low", "medium", "high"]
 
     /// The event types of each event entity, in the words `imu events` uses.
-    public static let eventTypes: [(type: String, name: String, values: [String])] = [
-        ("shake", "Shake", ["began", "ended", "cancelled"]),
-        ("slap", "Slap", ["left", "right"]),
-        ("orientation", "Orientation change", orientations),
-    ]
+    public static let eventTypes: [(type: String, name: String, values: [String])] = EventKind.allCases.compactMap { kind in
+        eventEntity(kind).map { (kind.rawValue, $0.name, $0.values) }
+    }
+
+    /// Where each event kind shows in Home Assistant: an event entity with its values, or nil
+    /// for heading, which is the motion topic's heading sensor. A new kind has to say which.
+    public static func eventEntity(_ kind: EventKind) -> (name: String, values: [String])? {
+        switch kind {
+        case .shake: ("Shake", ["began", "ended", "cancelled"])
+        case .orientation: ("Orientation change", orientations)
+        case .slap: ("Slap", ["left", "right"])
+        case .heading: nil
+        }
+    }
 
     /// The sensors read from the motion topic. `options`: an enum sensor's states; nil: a
     /// number of degrees. `diagnostic`: about the device's health, not its motion.
@@ -70,7 +80,7 @@ public struct HomeAssistantDiscovery: Sendable {
     }
 
     static let triggers: [(type: String, subtypes: [String])] = [
-        ("shake", ["began", "ended", "cancelled"]), ("slap", ["left", "right"]),
+        (EventKind.shake.rawValue, ["began", "ended", "cancelled"]), (EventKind.slap.rawValue, ["left", "right"]),
     ]
 
     var node: String { settings.deviceID }

@@ -139,11 +139,11 @@ public enum GyroCalibrationOutcome: Sendable, Equatable {
             var fields = [
                 ("result", JSON.string("calibrated")),
                 ("bias_deg_s", JSON.array([m.biasDegreesPerSecond.x, m.biasDegreesPerSecond.y, m.biasDegreesPerSecond.z]
-                    .map { JSON.number($0, decimals: 4) })),
+                    .map { JSON.number($0, .bias) })),
                 ("samples", "\(m.sampleCount)"),
-                ("duration_s", JSON.number(m.durationSeconds, decimals: 2)),
+                ("duration_s", JSON.number(m.durationSeconds, .durationSeconds)),
             ]
-            if let t = m.temperatureCelsius { fields.append(("temperature_celsius", JSON.number(t, decimals: 1))) }
+            if let t = m.temperatureCelsius { fields.append(("temperature_celsius", JSON.number(t, .temperatureCelsius))) }
             fields.append(("applied", "true"))
             fields.append(("saved", m.savedTo.map(JSON.string) ?? "null"))
             if let error = m.saveError { fields.append(("save_error", JSON.string(error))) }

@@ -68,7 +68,8 @@ struct RulesDecoder: TOMLSchemaDecoder {
     static let ruleKeys = ["name", "on", "phase", "orientation", "direction", "cooldown-ms", "action", "max-running-commands"]
     static let limitKeys = ["max-running-commands", "command-output-lines", "command-output-bytes", "command-kill-grace-ms", "heading-filter-deg"]
     static let actionKeys = ["gpio-pin", "gpio-line", "set", "pulse-ms", "command", "timeout-ms"]
-    static let events = ["shake", "orientation", "slap", "heading"]
+    /// The `on =` words: the event kinds (`MotionEvent.Kind`), the one list.
+    static let events = MotionEvent.Kind.allCases.map(\.rawValue)
     static let levels = ["high", "low", "toggle", "pulse"]
 
     static let expected: [String: String] = [
@@ -124,31 +125,31 @@ struct RulesDecoder: TOMLSchemaDecoder {
         let name = try string(t, "name", required: true, table: "rule", index: index)!
         let on = try string(t, "on", required: true, table: "rule", index: index)!
         // Keys that belong to another kind of event are mistakes, not decoration.
-        let own: [String: String] = ["shake": "phase", "orientation": "orientation", "slap": "direction"]
-        for key in ["phase", "orientation", "direction"] where t[key] != nil && own[on] != key {
+        let kind = MotionEvent.Kind(rawValue: on)
+        for key in ["phase", "orientation", "direction"] where t[key] != nil && kind?.detailKey != key {
             throw error("`\(key)` does not apply to \(on) events in rule \"\(name)\"", key: key, table: "rule", index: index)
         }
         let trigger: Trigger
-        switch on {
-        case "shake":
+        switch kind {
+        case .shake:
             let text = try string(t, "phase", required: false, table: "rule", index: index) ?? "ended"
             guard let phase = ShakePhase(rawValue: text) else { throw mustBe("phase", t["phase"]!, table: "rule", index: index) }
             trigger = .shake(phase: phase)
-        case "orientation":
+        case .orientation:
             let text = try string(t, "orientation", required: false, table: "rule", index: index)
             let orientation = text.flatMap(DeviceOrientation.init(rawValue:))
             if text != nil && (orientation == nil || orientation == .unknown) {
                 throw mustBe("orientation", t["orientation"]!, table: "rule", index: index)
             }
             trigger = .orientation(orientation)
-        case "slap":
+        case .slap:
             let text = try string(t, "direction", required: false, table: "rule", index: index)
             let direction = text.flatMap(SlapDirection.init(rawValue:))
             if text != nil && direction == nil { throw mustBe("direction", t["direction"]!, table: "rule", index: index) }
             trigger = .slap(direction)
-        case "heading":
+        case .heading:
             trigger = .heading
-        default:
+        case nil:
             var message = "`on` in rule \"\(name)\" must be \(Self.expected["on"]!), found \"\(on)\""
             if let near = ClosestName.suggestion(for: on, among: Self.events) { message += "; did you mean \"\(near)\"?" }
             throw error(message, key: "on", table: "rule", index: index)

@@ -36,9 +36,9 @@ public final class EngineFeed: ShareFeed, @unchecked Sendable {
     }
 
     public func subscribe(_ request: FeedRequest) -> any FeedSubscription {
-        let streams = Set(request.streams.map { MotionStream(rawValue: $0.rawValue)! })
+        let streams = Set(request.streams.compactMap(\.engineStream))
         return EngineFeedSubscription(engine.subscribe(
-            streams, capacity: request.capacity, motionDivisor: request.motionDivisor, eventTypes: request.eventTypes))
+            streams, capacity: request.capacity, motionDivisor: request.motionDivisor, eventTypes: request.eventTypes, lines: true))
     }
 }
 
@@ -48,9 +48,9 @@ final class EngineFeedSubscription: FeedSubscription, @unchecked Sendable {
     init(_ subscription: MotionSubscription) { self.subscription = subscription }
 
     func next(timeoutSeconds: Double?) -> (output: FeedOutput, lostBefore: Int)? {
-        guard let (output, lost) = subscription.next(timeoutSeconds: timeoutSeconds) else { return nil }
-        let stream = ShareStream(rawValue: output.stream.rawValue)!
-        var fed = FeedOutput(stream: stream, jsonLine: output.jsonLine)
+        guard let (output, line, lost) = subscription.nextLine(timeoutSeconds: timeoutSeconds) else { return nil }
+        let stream = ShareStream(output.stream)
+        var fed = FeedOutput(stream: stream, jsonLine: line)
         switch output {
         case .event(let event): fed.event = event
         case .motion(let motion):

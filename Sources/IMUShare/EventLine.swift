@@ -6,18 +6,19 @@ extension MotionEvent {
     public init?(jsonLine: String) {
         guard case .object(let members)? = try? JSONText.parse(Array(jsonLine.utf8)) else { return nil }
         let object = Dictionary(members, uniquingKeysWith: { a, _ in a })
-        guard case .number(let t)? = object["t"], case .string(let type)? = object["type"] else { return nil }
-        switch (type, object["phase"], object["orientation"], object["direction"], object["heading_deg"]) {
-        case ("shake", .string("began")?, _, _, _): self = .shake(.began(timestamp: t))
-        case ("shake", .string("ended")?, _, _, _): self = .shake(.ended(timestamp: t))
-        case ("shake", .string("cancelled")?, _, _, _): self = .shake(.cancelled(timestamp: t))
-        case ("orientation", _, .string(let name)?, _, _):
+        guard case .number(let t)? = object["t"], case .string(let type)? = object["type"], let kind = MotionEvent.Kind(rawValue: type)
+        else { return nil }
+        switch (kind, object[kind.detailKey]) {
+        case (.shake, .string("began")?): self = .shake(.began(timestamp: t))
+        case (.shake, .string("ended")?): self = .shake(.ended(timestamp: t))
+        case (.shake, .string("cancelled")?): self = .shake(.cancelled(timestamp: t))
+        case (.orientation, .string(let name)?):
             guard let orientation = DeviceOrientation(rawValue: name) else { return nil }
             self = .orientation(orientation, timestamp: t)
-        case ("slap", _, _, .string(let name)?, _):
+        case (.slap, .string(let name)?):
             guard let direction = SlapDirection(rawValue: name) else { return nil }
             self = .slap(SlapEvent(direction: direction, timestamp: t))
-        case ("heading", _, _, _, .number(let degrees)?): self = .heading(degrees: degrees, timestamp: t)
+        case (.heading, .number(let degrees)?): self = .heading(degrees: degrees, timestamp: t)
         default: return nil
         }
     }

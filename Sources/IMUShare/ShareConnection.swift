@@ -72,12 +72,19 @@ final class ShareConnection: @unchecked Sendable {
 
     /// Queues data lines from `from`; waits while the outbox is full. False when the line was not
     /// queued (the connection closed, or the subscription was replaced meanwhile).
-    func sendData(_ text: String, from: any FeedSubscription) -> Bool {
+    /// Queues a data line (the feed's shared text, copied once into the outbox with its
+    /// newline), told after a `lost` line when the engine dropped some before it.
+    func sendData(_ line: String, lostBefore: Int, from: any FeedSubscription) -> Bool {
         condition.lock()
         defer { condition.unlock() }
         while !closed, subscription === from, outbox.count - outboxStart >= outboxLimit { condition.wait() }
         guard !closed, subscription === from else { return false }
-        appendLocked(Array(text.utf8))
+        var bytes = [UInt8]()
+        if lostBefore > 0 { bytes += ShareReply.lost(lostBefore).utf8; bytes.append(0x0A) }
+        bytes.reserveCapacity(bytes.count + line.utf8.count + 1)
+        bytes += line.utf8
+        bytes.append(0x0A)
+        appendLocked(bytes)
         return true
     }
 
@@ -164,8 +171,7 @@ final class ShareConnection: @unchecked Sendable {
             }
             condition.unlock()
             guard let (output, lost) = current.next(timeoutSeconds: 0.5) else { continue }
-            let text = lost > 0 ? ShareReply.lost(lost) + "\n" + output.jsonLine + "\n" : output.jsonLine + "\n"
-            _ = sendData(text, from: current)
+            _ = sendData(output.jsonLine, lostBefore: lost, from: current)
         }
     }
 

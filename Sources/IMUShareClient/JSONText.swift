@@ -1,4 +1,5 @@
 import IMUConfigFile
+import IMUWire
 
 /// A small, bounded JSON reader for request lines (RFC 8259), and the escaping the server's own
 /// lines need. Ours rather than Foundation's: every error names the byte where the text went
@@ -78,11 +79,7 @@ public enum JSONText {
 
     /// A finite number as JSON: whole numbers without a fraction, others with Swift's shortest
     /// round-tripping digits; NaN and infinities (not JSON) as null.
-    public static func number(_ d: Double) -> String {
-        guard d.isFinite else { return "null" }
-        if d == d.rounded(), abs(d) < 1e15 { return String(Int64(d)) }
-        return "\(d)"
-    }
+    public static func number(_ d: Double) -> String { WireNumber.plain(d) }
 
     struct Reader {
         let bytes: [UInt8]

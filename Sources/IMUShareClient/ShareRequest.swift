@@ -1,3 +1,5 @@
+import IMUWire
+
 /// What a client may send, on the local socket and on the dashboard's WebSocket alike: one JSON
 /// object a line (a message on the WebSocket). Docs/protocol.md, "Requests".
 ///
@@ -137,7 +139,7 @@ public struct RequestError: Error, Equatable, Sendable, CustomStringConvertible 
 
 extension IdentifiedRequest {
     /// The event types a subscriber can pick (what `imu events` prints in `type`).
-    public static let eventTypes = ["shake", "orientation", "slap", "heading"]
+    public static let eventTypes = EventKind.allCases.map(\.rawValue)
     /// The longest id echoed back (a longer one is refused, not cut).
     public static let maximumIDLength = 128
 

@@ -117,7 +117,7 @@ public struct GyroGuide: Sendable {
     private func progress(_ t: Double) -> String {
         let held = t - (window.first?.timestamp ?? t)
         return calibrationLine(.gyroscope, state: "collecting", prompt: "hold the board still: \(Int(held.rounded(.down))) of \(Int(seconds)) s",
-                               extra: ["\"held_s\":\(JSONText.number(held, 2))"])
+                               extra: ["\"held_s\":\(JSONText.number(held, .durationSeconds))"])
     }
 }
 
@@ -231,19 +231,19 @@ public struct MagnetometerGuide: Sendable {
         let figures = sweep.figures
         let hint = figures?.hint(fieldPointsDown: fieldPointsDown) ?? "turn the board slowly through every direction"
         var extra: [String] = []
-        let f = { (v: Double?) in v.map { JSONText.number($0, 2) } ?? "null" }
+        let f = { (v: Double?) in v.map { JSONText.number($0, .percent) } ?? "null" }
         extra.append("\"figures\":{\"gaps_pct\":\(f(figures?.gapsPercent)),\"variance_pct\":\(f(figures?.variancePercent)),"
             + "\"wobble_pct\":\(f(figures?.wobblePercent)),\"fit_error_pct\":\(f(figures?.fitErrorPercent ?? nil)),"
             + "\"readings\":\(sweep.fields.count)}")
-        extra.append("\"coverage_pct\":\(JSONText.number(sweep.coveragePercent, 1))")
+        extra.append("\"coverage_pct\":\(JSONText.number(sweep.coveragePercent, .percent))")
         if let figures {
             let c = figures.centreMicrotesla
-            extra.append("\"centre\":[\(JSONText.number(c.x, 2)),\(JSONText.number(c.y, 2)),\(JSONText.number(c.z, 2))]")
-            extra.append("\"field_ut\":\(JSONText.number(figures.fieldMicrotesla, 2))")
+            extra.append("\"centre\":[\(JSONText.number(c.x, .magneticFieldMicrotesla)),\(JSONText.number(c.y, .magneticFieldMicrotesla)),\(JSONText.number(c.z, .magneticFieldMicrotesla))]")
+            extra.append("\"field_ut\":\(JSONText.number(figures.fieldMicrotesla, .magneticFieldMicrotesla))")
         }
         let new = sweep.fields[sentPoints..<min(sweep.fields.count, sentPoints + Self.pointsPerLine)]
         sentPoints += new.count
-        extra.append("\"points\":[" + new.map { "[\(JSONText.number($0.x, 1)),\(JSONText.number($0.y, 1)),\(JSONText.number($0.z, 1))]" }
+        extra.append("\"points\":[" + new.map { "[\(JSONText.number($0.x, .sweepPointMicrotesla)),\(JSONText.number($0.y, .sweepPointMicrotesla)),\(JSONText.number($0.z, .sweepPointMicrotesla))]" }
             .joined(separator: ",") + "]")
         return calibrationLine(.magnetometer, state: "collecting", prompt: hint, extra: extra)
     }

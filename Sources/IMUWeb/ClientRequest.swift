@@ -1,6 +1,7 @@
 import Foundation
 import IMUConfigFile
 import IMUShare
+import IMUWire
 
 /// What a WebSocket client may ask, one JSON object per message, read by the local socket's
 /// grammar and validator (`IdentifiedRequest.requests(in:)`, Docs/protocol.md): the `op` form
@@ -65,10 +66,7 @@ public typealias WebStream = ShareStream
 enum JSONText {
     static func string(_ s: String) -> String { QuotedString.json(s) }
 
-    static func number(_ value: Double, _ places: Int) -> String {
-        guard value.isFinite else { return "null" }
-        return String(format: "%.\(places)f", value)
-    }
+    static func number(_ value: Double, _ quantity: WireQuantity) -> String { WireNumber.text(value, quantity) }
 
-    static func error(_ message: String) -> String { "{\"error\":\(string(message))}" }
+    static func error(_ message: String) -> String { OutputLines.error(message) }
 }

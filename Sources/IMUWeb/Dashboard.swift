@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdCore
 import HummingbirdWebSocket
 import IMUCalibration
+import IMUWire
 import Logging
 import NIOCore
 import NIOPosix
@@ -182,7 +183,7 @@ public final class Dashboard: @unchecked Sendable {
                 if let i = gpioLines.firstIndex(where: { $0.offset == line.offset }) { gpioLines[i] = line } else { gpioLines.append(line) }
             }
         }
-        let text = "{\"type\":\"rule\",\"t\":\(JSONText.number(timestamp, 6)),\"rule\":\(JSONText.string(rule)),\"event\":\(eventLine),\"lines\":\(GPIOLevel.json(lines))}"
+        let text = OutputLines.ruleFired(t: timestamp, rule: rule, eventLine: eventLine, lines: lines)
         clients.broadcast(text, to: .rules)
     }
 
@@ -194,7 +195,7 @@ public final class Dashboard: @unchecked Sendable {
             gpioLines = lines
         }
         clients.broadcast("{\"type\":\"rules\",\"rules\":\(RuleSummary.json(rules))}", to: .rules)
-        clients.broadcast("{\"type\":\"gpio\",\"lines\":\(GPIOLevel.json(lines))}", to: .rules)
+        clients.broadcast(OutputLines.gpio(lines), to: .rules)
     }
 
     /// Marks `channel` as one that showed the token (or the dashboard needs none): it is kept
@@ -203,7 +204,7 @@ public final class Dashboard: @unchecked Sendable {
         if access.token == nil || access.presentsToken(headers) { limits.prove(ObjectIdentifier(channel)) }
     }
 
-    var gpioJSON: String { GPIOLevel.json(lock.withLock { gpioLines }) }
+    var gpioJSON: String { OutputLines.gpioLevels(lock.withLock { gpioLines }) }
     var rulesJSON: String { RuleSummary.json(lock.withLock { ruleSummaries }) }
 
     /// Why a WebSocket upgrade is refused (401, 403, 421 as for any request; 503 when
@@ -237,7 +238,8 @@ public final class Dashboard: @unchecked Sendable {
     var helloLine: String {
         "{\"type\":\"hello\",\"protocol\":\(WebProtocol.version),\(feed.infoMembers),\"streams\":["
             + WebStream.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ",")
-            + "],\"allow_control\":\(settings.allowControl),\"rules\":\(rulesJSON),\"gpio\":\(gpioJSON),\"calibration\":{\(daemon.calibrationMembers())}}"
+            + "],\"event_types\":" + JSONLine.array(EventKind.allCases.map { JSONLine.quoted($0.rawValue) })
+            + ",\"allow_control\":\(settings.allowControl),\"rules\":\(rulesJSON),\"gpio\":\(gpioJSON),\"calibration\":{\(daemon.calibrationMembers())}}"
     }
 }
 
@@ -259,22 +261,8 @@ public struct RuleSummary: Sendable, Equatable {
     }
 }
 
-/// A GPIO line the rules drive and its level.
-public struct GPIOLevel: Sendable, Equatable {
-    public var name: String
-    public var offset: Int
-    public var high: Bool
-
-    public init(name: String, offset: Int, high: Bool) {
-        self.name = name
-        self.offset = offset
-        self.high = high
-    }
-
-    static func json(_ lines: [GPIOLevel]) -> String {
-        "[" + lines.map { "{\"name\":\(JSONText.string($0.name)),\"offset\":\($0.offset),\"high\":\($0.high)}" }.joined(separator: ",") + "]"
-    }
-}
+/// A GPIO line the rules drive and its level (the wire module's).
+public typealias GPIOLevel = OutputLines.GPIOLevel
 
 public enum WebProtocol {
     /// The hello line's `protocol`: raised when a line's meaning changes.

@@ -51,7 +51,7 @@ extension Dashboard {
         router.get("/api/status") { [self] _, _ in
             let health = feed.healthLine ?? "null"
             return Self.json(
-                "{\"type\":\"status\",\"protocol\":\(WebProtocol.version),\(feed.infoMembers),\"t\":\(JSONText.number(feed.clockSeconds, 6)),"
+                "{\"type\":\"status\",\"protocol\":\(WebProtocol.version),\(feed.infoMembers),\"t\":\(JSONText.number(feed.clockSeconds, .timestamp)),"
                     + "\"clients\":\(clients.count),\"max_clients\":\(settings.maxClients),\"allow_control\":\(settings.allowControl),"
                     + "\"health\":\(health),\"rules\":\(rulesJSON),\"gpio\":\(gpioJSON)}")
         }

@@ -12,7 +12,7 @@ public final class EngineFeed: MotionFeed, @unchecked Sendable {
     public var infoMembers: String {
         let device = engine.device
         return "\"chip\":\(JSONText.string(device.driver.model.rawValue)),\"board\":\(JSONText.string(device.board.name)),"
-            + "\"bus\":\(JSONText.string(device.bus.name)),\"rate_hz\":\(JSONText.number(rateHz, 1)),"
+            + "\"bus\":\(JSONText.string(device.bus.name)),\"rate_hz\":\(JSONText.number(rateHz, .rateHz)),"
             + "\"magnetometer\":\(device.driver.capabilities.magnetometer)"
     }
 
@@ -21,8 +21,8 @@ public final class EngineFeed: MotionFeed, @unchecked Sendable {
     public var healthLine: String? { engine.health.jsonLine }
 
     public func subscribe(_ streams: Set<WebStream>, motionDivisor: Int, eventTypes: Set<String>?) -> any FeedSubscription {
-        let engineStreams = Set(streams.compactMap { MotionStream(rawValue: $0.rawValue) })
-        return Subscription(engine.subscribe(engineStreams, capacity: 512, motionDivisor: motionDivisor, eventTypes: eventTypes))
+        let engineStreams = Set(streams.compactMap(\.engineStream))
+        return Subscription(engine.subscribe(engineStreams, capacity: 512, motionDivisor: motionDivisor, eventTypes: eventTypes, lines: true))
     }
 
     final class Subscription: FeedSubscription, @unchecked Sendable {
@@ -33,13 +33,13 @@ public final class EngineFeed: MotionFeed, @unchecked Sendable {
         func cancel() { subscription.cancel() }
 
         func next(timeoutSeconds: Double?) -> FeedItem? {
-            guard let (output, lost) = subscription.next(timeoutSeconds: timeoutSeconds) else { return nil }
+            guard let (output, line, lost) = subscription.nextLine(timeoutSeconds: timeoutSeconds) else { return nil }
             var reading: CalibrationInput?
             if case .sample(let s) = output {
                 reading = CalibrationInput(timestamp: s.timestamp, accelerationG: s.acceleration, rotationRateRadiansPerSecond: s.rotationRate,
                                            magneticFieldMicrotesla: s.magneticField, temperatureCelsius: s.temperature)
             }
-            return FeedItem(line: output.jsonLine, stream: WebStream(rawValue: output.stream.rawValue) ?? .motion, lostBefore: lost, reading: reading)
+            return FeedItem(line: line, stream: WebStream(output.stream), lostBefore: lost, reading: reading)
         }
     }
 }

@@ -10,9 +10,12 @@ import Testing
         #expect(MotionEvent.heading(degrees: 359.996, timestamp: 3).jsonLine == #"{"t":3.000000,"type":"heading","heading_deg":0.00}"#)
     }
 
-    @Test func decimalsRoundAndKeepTheSign() {
-        #expect(MotionEvent.decimal(-0.0000004, 6) == "0.000000")
-        #expect(MotionEvent.decimal(-1.5, 2) == "-1.50")
-        #expect(MotionEvent.decimal(12.3456789, 3) == "12.346")
+    @Test func everyEventNamesItsKind() {
+        let events: [MotionEvent] = [
+            .shake(.began(timestamp: 1)), .orientation(.faceUp, timestamp: 1), .slap(SlapEvent(direction: .left, timestamp: 1)),
+            .heading(degrees: 10, timestamp: 1),
+        ]
+        #expect(events.map(\.kind) == MotionEvent.Kind.allCases)
+        #expect(events.allSatisfy { $0.jsonLine.contains("\"type\":\"\($0.kind.rawValue)\"") })
     }
 }

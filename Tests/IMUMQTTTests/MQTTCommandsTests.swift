@@ -21,11 +21,12 @@ import Testing
     @Test func calibrateGyroSaysWhatWasMeasured() throws {
         let commands = MQTTCommands(calibrationTimeout: 60)
         let measured = GyroBiasMeasured(
-            biasDegreesPerSecond: (1.23456, -0.5, 0.00001), sampleCount: 301, durationSeconds: 3.01,
+            biasDegreesPerSecond: (1.23456, -0.5, -0.00001), sampleCount: 301, durationSeconds: 3.01,
             temperatureCelsius: 31.25, savedTo: "/var/lib/imu/lsm9ds1-sim-0x6a.toml")
         _ = daemon(commands.calibrateGyro, answers: .measured(measured))
         let answer = commands.answer(#"{"command": "calibrate-gyro"}"#)
-        #expect(answer == #"{"command":"calibrate-gyro","result":"calibrated","bias_deg_s":[1.2346,-0.5000,0.0000],"samples":301,"duration_s":3.01,"temperature_celsius":31.2,"applied":true,"saved":"/var/lib/imu/lsm9ds1-sim-0x6a.toml"}"#)
+        // The wire module's decimals per quantity (bias 4, duration 3, temperature 2), no -0.
+        #expect(answer == #"{"command":"calibrate-gyro","result":"calibrated","bias_deg_s":[1.2346,-0.5000,0.0000],"samples":301,"duration_s":3.010,"temperature_celsius":31.25,"applied":true,"saved":"/var/lib/imu/lsm9ds1-sim-0x6a.toml"}"#)
         _ = try object(answer)
     }
 

@@ -147,6 +147,8 @@ class Health:
 
 
 Item = Union[Sample, Motion, Event, Health]
+# The event kinds, as the daemon's hello lists them (`event_types`, from the one list in IMUWire);
+# these are what a daemon of protocol 1 sends when its hello predates the list.
 _EVENT_TYPES = {"shake", "orientation", "slap", "heading"}
 
 
@@ -250,7 +252,7 @@ class Client:
         if "error" in obj:
             raise RequestRefused(obj["error"])
         lost, self._pending_lost = self._pending_lost, 0
-        if kind in _EVENT_TYPES:
+        if kind in (set(self.hello.event_types) or _EVENT_TYPES):
             return _typed(Event, obj, lost)
         if kind == "health":
             return _typed(Health, obj, lost)

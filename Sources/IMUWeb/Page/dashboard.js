@@ -55,9 +55,10 @@
   function receive(line, arrival) {
     if (line.type === 'lost' && typeof line.count === 'number') { state.lost += line.count; return; }
     if ('quat_w' in line) return addMotion(line, arrival);
+    // The event kinds are the hello's `event_types` (the daemon's one list).
+    if (state.hello && (state.hello.event_types || []).includes(line.type)) return addEvent(line);
     switch (line.type) {
       case 'hello': return hello(line);
-      case 'shake': case 'orientation': case 'slap': case 'heading': return addEvent(line);
       case 'health': return health(line);
       case 'rule': return addRule(line);
       case 'gpio': return gpio(line.lines || []);
