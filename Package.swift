@@ -221,7 +221,7 @@ let package = Package(
             dependencies: [
                 "IMUCommands", "imu", "IMUEngine", "IMUDevices", "IMUFormats", "IMUDaemon", "IMUShare", "IMUCalibration",
                 "IMUBoards", "IMUBus", "IMUDrivers", "IMUEvents", "IMUGeometry", "IMUKit", "IMULog", "IMUMQTT", "IMUMotion",
-                "IMUTilt", "IMUTwin",
+                "IMUTilt", "IMUTwin", "CIMUProcess",
             ]
         ),
         .testTarget(

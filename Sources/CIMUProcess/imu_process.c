@@ -9,6 +9,7 @@
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+#include <linux/close_range.h>
 
 int imu_process_spawn(pid_t *pid, const char *path, char *const argv[], char *const envp[], int output_fd) {
     posix_spawn_file_actions_t actions;
@@ -69,4 +70,8 @@ int imu_process_pidfd_open(pid_t pid) {
     (void)pid;
     return -ENOSYS;
 #endif
+}
+
+int imu_process_close_on_exec_from(int lowest) {
+    return syscall(SYS_close_range, (unsigned int)lowest, ~0U, CLOSE_RANGE_CLOEXEC) == 0 ? 0 : -errno;
 }

@@ -27,4 +27,10 @@ int imu_process_pidfd_open(pid_t pid);
 /// PR_SET_CHILD_SUBREAPER: orphans of our children's process trees become our children.
 int imu_process_become_subreaper(void);
 
+/// Every descriptor from `lowest` up made close-on-exec (close_range(2) with CLOSE_RANGE_CLOEXEC,
+/// Linux 5.11), for a program that spawns through an API that cannot close them in the child
+/// (Foundation's Process, which the tests use): a child that inherits a server's accepted socket
+/// keeps the connection open after the server closed it.
+int imu_process_close_on_exec_from(int lowest);
+
 #endif

@@ -1,3 +1,4 @@
+import CIMUProcess
 import Foundation
 import Synchronization
 import IMUDevices
@@ -72,6 +73,10 @@ final class PseudoTerminalProcess: @unchecked Sendable {
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var child = pid_t()
+        // posix_spawn hands the child every descriptor not close-on-exec, the sockets NIO accepts for
+        // the dashboard tests among them (all test targets share one process): a child that lives on
+        // would hold a connection open after its server closed it. (Foundation's Process closes them.)
+        _ = imu_process_close_on_exec_from(3)
         let spawned = posix_spawn(&child, executable, &actions, &attributes, argv, environ)
         guard spawned == 0 else { throw Failure(description: "cannot start \(executable): \(String(cString: strerror(spawned)))") }
         pid = child
