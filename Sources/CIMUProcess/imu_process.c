@@ -9,7 +9,6 @@
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
-#include <linux/close_range.h>
 
 int imu_process_spawn(pid_t *pid, const char *path, char *const argv[], char *const envp[], int output_fd) {
     posix_spawn_file_actions_t actions;
@@ -72,6 +71,6 @@ int imu_process_pidfd_open(pid_t pid) {
 #endif
 }
 
-int imu_process_close_on_exec_from(int lowest) {
-    return syscall(SYS_close_range, (unsigned int)lowest, ~0U, CLOSE_RANGE_CLOEXEC) == 0 ? 0 : -errno;
+int imu_process_spawn_actions_close_from(posix_spawn_file_actions_t *actions, int lowest) {
+    return -posix_spawn_file_actions_addclosefrom_np(actions, lowest);
 }

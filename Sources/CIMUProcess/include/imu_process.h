@@ -6,6 +6,7 @@
 #ifndef IMU_PROCESS_H
 #define IMU_PROCESS_H
 
+#include <spawn.h>
 #include <sys/types.h>
 
 /// posix_spawn of `path` (absolute) with `argv` and exactly `envp`: stdin /dev/null, stdout and
@@ -27,10 +28,9 @@ int imu_process_pidfd_open(pid_t pid);
 /// PR_SET_CHILD_SUBREAPER: orphans of our children's process trees become our children.
 int imu_process_become_subreaper(void);
 
-/// Every descriptor from `lowest` up made close-on-exec (close_range(2) with CLOSE_RANGE_CLOEXEC,
-/// Linux 5.11), for a program that spawns through an API that cannot close them in the child
-/// (Foundation's Process, which the tests use): a child that inherits a server's accepted socket
-/// keeps the connection open after the server closed it.
-int imu_process_close_on_exec_from(int lowest);
+/// posix_spawn_file_actions_addclosefrom_np (glibc 2.34): the child closes every descriptor from
+/// `lowest` up before it runs the program, for spawners other than `imu_process_spawn` (the tests'
+/// helpers), whose children must not keep a server's accepted socket open after it closed it.
+int imu_process_spawn_actions_close_from(posix_spawn_file_actions_t *actions, int lowest);
 
 #endif

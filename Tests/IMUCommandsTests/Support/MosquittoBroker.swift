@@ -64,7 +64,7 @@ final class MosquittoBroker: @unchecked Sendable {
         // posix_spawn hands the child every descriptor not close-on-exec, the sockets NIO accepts for
         // the dashboard tests among them (all test targets share one process): a child that lives on
         // would hold a connection open after its server closed it. (Foundation's Process closes them.)
-        _ = imu_process_close_on_exec_from(3)
+        _ = imu_process_spawn_actions_close_from(&actions, 3)
         let spawned = posix_spawn(&child, arguments[0], &actions, &attributes, argv, environ)
         guard spawned == 0 else { throw Failure("cannot start mosquitto: \(String(cString: strerror(spawned)))") }
         lock.withLock { pid = child }

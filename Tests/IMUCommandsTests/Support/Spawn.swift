@@ -42,7 +42,7 @@ enum Spawn {
         // posix_spawn hands the child every descriptor not close-on-exec, the sockets NIO accepts for
         // the dashboard tests among them (all test targets share one process): a child that lives on
         // would hold a connection open after its server closed it. (Foundation's Process closes them.)
-        _ = imu_process_close_on_exec_from(3)
+        _ = imu_process_spawn_actions_close_from(&actions, 3)
         let spawned = posix_spawn(&child, arguments[0], &actions, nil, argv, envp)
         guard spawned == 0 else { throw Failure(description: "cannot start \(arguments[0]): \(String(cString: strerror(spawned)))") }
         var status: Int32 = 0
