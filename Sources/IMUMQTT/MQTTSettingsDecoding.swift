@@ -24,14 +24,9 @@ extension MQTTSettings {
     }
 }
 
-struct MQTTTableDecoder: TOMLSchemaDecoder {
+struct MQTTTableDecoder: TOMLTableDecoder {
     let file: String
     let locator: TOMLLocator
-
-    init(text: String, file: String) throws(ConfigFileError) {
-        self.file = file
-        self.locator = TOMLLocator(root: try Self.parseRoot(text, file: file))
-    }
 
     static let keys = [
         "url", "username", "password-file", "ca-file", "client-id", "device-id", "discovery-prefix", "motion-interval-ms",

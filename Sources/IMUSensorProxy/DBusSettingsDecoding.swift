@@ -26,14 +26,9 @@ public struct DBusFileSettings: Equatable, Sendable {
     }
 }
 
-struct DBusTableDecoder: TOMLSchemaDecoder {
+struct DBusTableDecoder: TOMLTableDecoder {
     let file: String
     let locator: TOMLLocator
-
-    init(text: String, file: String) throws(ConfigFileError) {
-        self.file = file
-        self.locator = TOMLLocator(root: try Self.parseRoot(text, file: file))
-    }
 
     static let expected: [String: String] = [
         "dbus": "a table, written [dbus]",

@@ -43,14 +43,9 @@ public struct SocketFileSettings: Equatable, Sendable {
     }
 }
 
-struct SocketTableDecoder: TOMLSchemaDecoder {
+struct SocketTableDecoder: TOMLTableDecoder {
     let file: String
     let locator: TOMLLocator
-
-    init(text: String, file: String) throws(ConfigFileError) {
-        self.file = file
-        self.locator = TOMLLocator(root: try Self.parseRoot(text, file: file))
-    }
 
     static let expected: [String: String] = [
         "socket": "a table, written [socket]",
