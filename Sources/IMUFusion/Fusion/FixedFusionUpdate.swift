@@ -34,7 +34,7 @@ public func fixedFusionUpdate(
     // the specific force: no shifts and no negations per sample.
     s.decimation.span &+= step
     s.decimation.gyroSumQ16.add(gyro)
-    s.decimation.accelSumQ16.add(accel)
+    s.decimation.groupAccelSumQ16.add(accel)
 
     // Gyro integration: θ = (ω − b)·dt (Q3.29), the reference's second-order step. The rate
     // is rounded to Q26 (1.5 × 10⁻⁸ rad/s, far below the angle's LSB over a step): |ω − b| ≤
@@ -57,17 +57,28 @@ public func fixedFusionUpdate(
         @inline(__always) func q29(_ v: Int64) -> Int64 { Int64(saturatedInt32(angle(v))) }
         theta = (q29(rate.x), q29(rate.y), q29(rate.z))
     }
-    let delta = FixedQuaternion.integrationStepRaw(theta.x, theta.y, theta.z)
-    if delta.isUnit {
-        // The attitude is unit to a few LSB (renormalised on every decimated step, see
-        // `fixedFusionDecimatedStep`) and so is a normalised step: their product too, the
-        // roundings of step and product moving | |q|² − 1 | by a few LSB per sample (at most
-        // 14.9 LSB in between renormalisations in `FixedFusionStateTests`). A larger step is
-        // renormalised at once.
-        let turned = FixedQuaternion.unitProduct(s.gyroAttitude, w: delta.w, x: delta.x, y: delta.y, z: delta.z)
-        s.gyroAttitude = delta.isNormalised ? turned : turned.renormalized()
+    // The attitude is unit to a few LSB (renormalised on every decimated step, see
+    // `fixedFusionDecimatedStep`) and so is a normalised step: their product too, the
+    // roundings of step and product moving | |q|² − 1 | by a few LSB per sample (at most
+    // 14.9 LSB in between renormalisations in `FixedFusionStateTests`). A larger step is
+    // renormalised at once.
+    // The usual step, |h|² ≤ 2⁻⁹ (|θ| ≤ 0.088 rad), needs neither the saturation of |h|² nor
+    // the renormalisation (see `FixedQuaternion.integrationStep`): one compare decides, the
+    // same integers as the general path below, which takes the rest.
+    let squaredHalfAngle = FixedQuaternion.squaredHalfAngleQ30(theta.x, theta.y, theta.z)
+    if squaredHalfAngle <= UInt64(FixedQuaternion.normalisedStepLimit) {
+        let delta = FixedQuaternion.integrationStepRaw(
+            theta.x, theta.y, theta.z, squaredHalfAngle: Int64(squaredHalfAngle))
+        s.gyroAttitude = FixedQuaternion.unitProduct(s.gyroAttitude, w: delta.w, x: delta.x, y: delta.y, z: delta.z)
     } else {
-        s.gyroAttitude = (s.gyroAttitude * FixedQuaternion(rawStep: delta.w, delta.x, delta.y, delta.z)).renormalized()
+        let delta = FixedQuaternion.integrationStepRaw(theta.x, theta.y, theta.z)
+        if delta.isUnit {
+            let turned = FixedQuaternion.unitProduct(s.gyroAttitude, w: delta.w, x: delta.x, y: delta.y, z: delta.z)
+            s.gyroAttitude = delta.isNormalised ? turned : turned.renormalized()
+        } else {
+            s.gyroAttitude = (s.gyroAttitude * FixedQuaternion(rawStep: delta.w, delta.x, delta.y, delta.z))
+                .renormalized()
+        }
     }
     // The specific force into the almost-inertial frame, group by group (see
     // `FixedFusionDecimation.inertialForceSum`); a group cut short ends in
