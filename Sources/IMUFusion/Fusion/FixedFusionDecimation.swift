@@ -12,8 +12,12 @@
 /// stay far inside Int64; as Q16.16 (|rate| ≤ 16 · 2^22 = 2^26, |force| ≤ 2^25) inside
 /// Int32, so they are kept there (`RawSampleSum`): no sign extension per sample.
 public struct FixedFusionDecimation: Sendable, Equatable {
-    /// Samples summed.
-    public var count: Int32 = 0
+    /// Samples still to sum before the decimated parts run: `FixedFusionGains.biasDecimation`
+    /// minus the samples summed (≤ 0: they run on this sample). Counted down, so that the
+    /// per-sample test is one decrement of memory and a branch on its sign; when the gains
+    /// change, it moves by the change of biasDecimation (`fixedFusionUpdate`), which keeps it
+    /// that difference. Starts at 1: the default gains' biasDecimation, no sample summed.
+    public var remaining: Int32 = 1
     /// The time they span (Q30 s).
     public var span: Int64 = 0
     /// The raw rate (Q16.16 rad/s, bias included) and the acceleration (Q16.16 g, Core Motion
@@ -33,6 +37,10 @@ public struct FixedFusionDecimation: Sendable, Equatable {
     public var groupAccelSumQ16 = RawSampleSum()
 
     @inlinable public init() {}
+
+    /// No samples summed yet, `biasDecimation` of them to come.
+    @inlinable
+    init(remaining: Int32) { self.remaining = remaining }
 
     /// Σ rate as Q40 rad/s.
     @inlinable @inline(__always)
@@ -64,7 +72,7 @@ public struct FixedFusionDecimation: Sendable, Equatable {
 
     /// The mean of a sum over `count` samples, rounded (a shift for the usual counts of 16 and 8).
     @inlinable @inline(__always)
-    func mean(_ sum: WideVector3) -> WideVector3 {
+    func mean(_ sum: WideVector3, count: Int32) -> WideVector3 {
         let n = Int64(count)
         @inline(__always) func m(_ x: Int64) -> Int64 {
             n == 16 ? roundingShiftRight(x, by: 4) : n == 8 ? roundingShiftRight(x, by: 3) : n == 1 ? x : (x &+ n / 2) / n

@@ -26,7 +26,7 @@ public func fixedFusionUpdate(
     let accel = clampedSample(accel, limit: 32)
     s.lastGyro = gyro
     s.lastAccel = accel
-    if s.gains.areStale(for: step) { s.gains = FixedFusionGains(coefficients: c, dt: step) }
+    if s.gains.areStale(for: step) { fixedFusionRefreshGains(state: &s, coefficients: c, dt: step) }
 
     // Per sample, the decimated parts only sum their inputs (see `fixedFusionDecimatedStep`);
     // the span is also the time since `elapsedAtDecimation` and `magneticDtAtDecimation`.
@@ -89,9 +89,9 @@ public func fixedFusionUpdate(
     if s.decimation.groupPhase >= length {
         s.decimation.endGroup(attitude: length > 1 ? s.decimation.groupAttitude : s.gyroAttitude)
     }
-    // Counted here, where it is compared (not kept across the sample: one spill less).
-    s.decimation.count &+= 1
-    if s.decimation.count >= s.gains.biasDecimation {
+    // Counted down here, where it is compared: one decrement of memory, no register.
+    s.decimation.remaining &-= 1
+    if s.decimation.remaining <= 0 {
         fixedFusionDecimatedStep(state: &s, coefficients: c)
     }
     // magneticDt ≥ interval without its saturation: the interval (< 1 s) is below the limit,
@@ -105,6 +105,15 @@ public func fixedFusionUpdate(
     }
 }
 
+/// New gains for `dt` (it moved by more than 2 %), and the decimation's countdown moved by the
+/// change of biasDecimation (see `FixedFusionDecimation.remaining`). Out of line: rare.
+@usableFromInline @inline(never)
+func fixedFusionRefreshGains(state s: inout FixedFusionState, coefficients c: FixedFusionCoefficients, dt: Int64) {
+    let before = s.gains.biasDecimation
+    s.gains = FixedFusionGains(coefficients: c, dt: dt)
+    s.decimation.remaining &+= s.gains.biasDecimation &- before
+}
+
 /// The decimated parts, every `gains.biasDecimation`-th sample, in the reference's order: the
 /// rest test (on this sample's `lastGyro` and `lastAccel` against the references), the
 /// inclination correction on the mean inertial force, the in-motion bias step.
@@ -115,13 +124,14 @@ func fixedFusionDecimatedStep(state s: inout FixedFusionState, coefficients c: F
     // What the parts below need of the sums and the gains, as means and scalars: no copy of
     // either struct (a memcpy and a block move per run).
     let span = s.decimation.span
-    let gyroMean = s.decimation.mean(s.decimation.gyroSumWide)
-    let forceMean = s.decimation.mean(s.decimation.forceSumWide)
-    let inertialMean = s.decimation.mean(s.decimation.inertialForceSum)
+    let count = s.gains.biasDecimation &- s.decimation.remaining  // samples summed
+    let gyroMean = s.decimation.mean(s.decimation.gyroSumWide, count: count)
+    let forceMean = s.decimation.mean(s.decimation.forceSumWide, count: count)
+    let inertialMean = s.decimation.mean(s.decimation.inertialForceSum, count: count)
     let (restStage, biasStage, restBiasGain) = (s.gains.restStageDecimated, s.gains.biasStage, s.gains.restBiasDecimated)
     s.elapsedAtDecimation = advanced(s.elapsedAtDecimation, by: span)
     s.magneticDtAtDecimation = advanced(s.magneticDtAtDecimation, by: span)
-    s.decimation = FixedFusionDecimation()
+    s.decimation = FixedFusionDecimation(remaining: s.gains.biasDecimation)
     let gyro = WideVector3(s.lastGyro)
     // The clamped sample's negation cannot overflow.
     let accel = WideVector3(s.lastAccel)
