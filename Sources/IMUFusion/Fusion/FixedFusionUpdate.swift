@@ -71,14 +71,7 @@ public func fixedFusionUpdate(
             theta.x, theta.y, theta.z, squaredHalfAngle: Int64(squaredHalfAngle))
         s.gyroAttitude = FixedQuaternion.unitProduct(s.gyroAttitude, w: delta.w, x: delta.x, y: delta.y, z: delta.z)
     } else {
-        let delta = FixedQuaternion.integrationStepRaw(theta.x, theta.y, theta.z)
-        if delta.isUnit {
-            let turned = FixedQuaternion.unitProduct(s.gyroAttitude, w: delta.w, x: delta.x, y: delta.y, z: delta.z)
-            s.gyroAttitude = delta.isNormalised ? turned : turned.renormalized()
-        } else {
-            s.gyroAttitude = (s.gyroAttitude * FixedQuaternion(rawStep: delta.w, delta.x, delta.y, delta.z))
-                .renormalized()
-        }
+        s.gyroAttitude = fixedFusionLargeGyroStep(s.gyroAttitude, theta.x, theta.y, theta.z)
     }
     // The specific force into the almost-inertial frame, group by group (see
     // `FixedFusionDecimation.inertialForceSum`); a group cut short ends in
@@ -103,6 +96,18 @@ public func fixedFusionUpdate(
     if let mag, s.magneticDtAtDecimation &+ s.decimation.span >= s.gains.magneticMinimumInterval {
         fixedFusionMagnetometerStep(state: &s, coefficients: c, mag: mag)
     }
+}
+
+/// The gyro step for |h|² > 2⁻⁹ (|θ| > 0.088 rad in one sample: > 25 rad/s at 286 Hz), with
+/// the saturation of |h|² and a renormalisation. Out of line: rare.
+@usableFromInline @inline(never)
+func fixedFusionLargeGyroStep(_ attitude: FixedQuaternion, _ hx: Int64, _ hy: Int64, _ hz: Int64) -> FixedQuaternion {
+    let delta = FixedQuaternion.integrationStepRaw(hx, hy, hz)
+    if delta.isUnit {
+        let turned = FixedQuaternion.unitProduct(attitude, w: delta.w, x: delta.x, y: delta.y, z: delta.z)
+        return delta.isNormalised ? turned : turned.renormalized()
+    }
+    return (attitude * FixedQuaternion(rawStep: delta.w, delta.x, delta.y, delta.z)).renormalized()
 }
 
 /// New gains for `dt` (it moved by more than 2 %), and the decimation's countdown moved by the
