@@ -58,11 +58,32 @@ extension FixedQuaternion {
     static func integrationStepRaw(
         _ hx: Int64, _ hy: Int64, _ hz: Int64
     ) -> (w: Int64, x: Int64, y: Int64, z: Int64, isUnit: Bool, isNormalised: Bool) {
-        // The half-angle vector θ/2 in Q2.30 has exactly the raw integers of θ in Q3.29.
-        // |h|² in Q60: each square ≤ 2^62, so the three fit UInt64 (< 2^64); then Q30,
-        // saturated below 2.
+        // Saturated below 2 (Q30): inside Int32, so that the products below fit.
+        let squaredHalfAngle = Int64(Swift.min(squaredHalfAngleQ30(hx, hy, hz), UInt64(Int32.max)))
+        let step = integrationStepRaw(hx, hy, hz, squaredHalfAngle: squaredHalfAngle)
+        return (step.w, step.x, step.y, step.z, squaredHalfAngle < Int64(Int32.max),
+                squaredHalfAngle <= normalisedStepLimit)
+    }
+
+    /// |h|² ≤ this (Q30, 2⁻⁹): the step is normalised (see `integrationStep`).
+    @inlinable @inline(__always)
+    static var normalisedStepLimit: Int64 { 1 << 21 }
+
+    /// |h|² (Q30, rounded, unsaturated) of the half-angle vector given by θ's raw Q29 integers.
+    /// Each square ≤ 2^62 (Q60), so the three fit UInt64 (< 2^64).
+    @inlinable @inline(__always)
+    static func squaredHalfAngleQ30(_ hx: Int64, _ hy: Int64, _ hz: Int64) -> UInt64 {
         let squares = UInt64(bitPattern: hx &* hx) &+ UInt64(bitPattern: hy &* hy) &+ UInt64(bitPattern: hz &* hz)
-        let squaredHalfAngle = Int64(Swift.min((squares &+ (1 << 29)) &>> 30, UInt64(Int32.max)))
+        return (squares &+ (1 << 29)) &>> 30
+    }
+
+    /// The step for a given |h|² (`squaredHalfAngleQ30`, 0 ≤ |h|² ≤ Int32.max). The gyro step
+    /// calls it directly when |h|² ≤ `normalisedStepLimit` (the usual case: no saturation to
+    /// take, and isUnit and isNormalised both hold), the same integers as `integrationStepRaw`.
+    @inlinable @inline(__always)
+    static func integrationStepRaw(
+        _ hx: Int64, _ hy: Int64, _ hz: Int64, squaredHalfAngle: Int64
+    ) -> (w: Int64, x: Int64, y: Int64, z: Int64) {
         // |h|⁴/24 (Q30): |h|⁴ < 2^62, to Q30 < 2^32, times 2^30/24 (44 739 243) < 2^58.
         let normalizing = roundingShiftRight(
             ((squaredHalfAngle &* squaredHalfAngle) &>> 30) &* 44_739_243, by: 30)
@@ -72,8 +93,7 @@ extension FixedQuaternion {
         let w = (Int64(1) << 30) &- roundingShiftRight(squaredHalfAngle, by: 1) &+ normalizing
         let sinc = (Int64(1) << 30) &- roundingShiftRight(squaredHalfAngle &* 178_956_971, by: 30) &+ normalizing
         @inline(__always) func component(_ h: Int64) -> Int64 { roundingShiftRight(h &* sinc, by: 30) }
-        return (w, component(hx), component(hy), component(hz), squaredHalfAngle < Int64(Int32.max),
-                squaredHalfAngle <= 1 << 21)
+        return (w, component(hx), component(hy), component(hz))
     }
 
     /// The rotation of a body turning at `angularRate` (rad/s, Q16.16, device frame) for

@@ -6,16 +6,23 @@
 ///
 /// The rate and the acceleration are summed as they come (Q16.16, no shift per sample) and
 /// widened on the decimated sample (`gyroSumWide`, `forceSumWide`: the same integers as sums
-/// of widened samples). Sums of ≤ 16 clamped samples (Q40: |rate| ≤ 2^46, |force| ≤ 2^45)
+/// of widened samples). The acceleration is summed per force group (`groupAccelSumQ16`), which
+/// adds into `accelSumQ16` when it ends: the same sums, three additions per sample instead of
+/// three and the samples kept in registers (spilt) until the group's end. Sums of ≤ 16 clamped samples (Q40: |rate| ≤ 2^46, |force| ≤ 2^45)
 /// stay far inside Int64; as Q16.16 (|rate| ≤ 16 · 2^22 = 2^26, |force| ≤ 2^25) inside
 /// Int32, so they are kept there (`RawSampleSum`): no sign extension per sample.
 public struct FixedFusionDecimation: Sendable, Equatable {
-    /// Samples summed.
-    public var count: Int32 = 0
+    /// Samples still to sum before the decimated parts run: `FixedFusionGains.biasDecimation`
+    /// minus the samples summed (≤ 0: they run on this sample). Counted down, so that the
+    /// per-sample test is one decrement of memory and a branch on its sign; when the gains
+    /// change, it moves by the change of biasDecimation (`fixedFusionUpdate`), which keeps it
+    /// that difference. Starts at 1: the default gains' biasDecimation, no sample summed.
+    public var remaining: Int32 = 1
     /// The time they span (Q30 s).
     public var span: Int64 = 0
     /// The raw rate (Q16.16 rad/s, bias included) and the acceleration (Q16.16 g, Core Motion
-    /// sign: minus the specific force), device frame, summed: the rest test's inputs.
+    /// sign: minus the specific force), device frame, summed: the rest test's inputs. The
+    /// acceleration of the groups ended so far (see `groupAccelSumQ16`).
     public var gyroSumQ16 = RawSampleSum()
     public var accelSumQ16 = RawSampleSum()
     /// The specific force rotated into the almost-inertial frame (Q40 g): the inclination
@@ -24,12 +31,16 @@ public struct FixedFusionDecimation: Sendable, Equatable {
     /// by the decimated sample by its last one's (the reference's `InclinationCorrection`
     /// says what that costs in accuracy).
     public var inertialForceSum = WideVector3.zero
-    /// The current group's samples so far, its middle attitude, and `accelSumQ16` before it.
+    /// The current group's samples so far, its middle attitude, and its acceleration summed.
     public var groupPhase: Int32 = 0
     public var groupAttitude = FixedQuaternion.identity
-    public var accelSumBeforeGroup = RawSampleSum()
+    public var groupAccelSumQ16 = RawSampleSum()
 
     @inlinable public init() {}
+
+    /// No samples summed yet, `biasDecimation` of them to come.
+    @inlinable
+    init(remaining: Int32) { self.remaining = remaining }
 
     /// Σ rate as Q40 rad/s.
     @inlinable @inline(__always)
@@ -49,17 +60,19 @@ public struct FixedFusionDecimation: Sendable, Equatable {
     /// Q16.16, |Σf| < 2^23.4), inside `rotatedWide`'s range (see there).
     @inlinable @inline(__always)
     mutating func endGroup(attitude: FixedQuaternion) {
-        let force = FixedVector3(
-            x: Q16(raw: accelSumQ16.x &- accelSumBeforeGroup.x), y: Q16(raw: accelSumQ16.y &- accelSumBeforeGroup.y),
-            z: Q16(raw: accelSumQ16.z &- accelSumBeforeGroup.z))
-        accelSumBeforeGroup = accelSumQ16
+        let group = groupAccelSumQ16
+        let force = FixedVector3(x: Q16(raw: group.x), y: Q16(raw: group.y), z: Q16(raw: group.z))
+        accelSumQ16.x &+= group.x
+        accelSumQ16.y &+= group.y
+        accelSumQ16.z &+= group.z
+        groupAccelSumQ16 = RawSampleSum()
         groupPhase = 0
         inertialForceSum = inertialForceSum + attitude.rotatedWide(specificForceOf: force)
     }
 
     /// The mean of a sum over `count` samples, rounded (a shift for the usual counts of 16 and 8).
     @inlinable @inline(__always)
-    func mean(_ sum: WideVector3) -> WideVector3 {
+    func mean(_ sum: WideVector3, count: Int32) -> WideVector3 {
         let n = Int64(count)
         @inline(__always) func m(_ x: Int64) -> Int64 {
             n == 16 ? roundingShiftRight(x, by: 4) : n == 8 ? roundingShiftRight(x, by: 3) : n == 1 ? x : (x &+ n / 2) / n

@@ -26,7 +26,7 @@ public func fixedFusionUpdate(
     let accel = clampedSample(accel, limit: 32)
     s.lastGyro = gyro
     s.lastAccel = accel
-    if s.gains.areStale(for: step) { s.gains = FixedFusionGains(coefficients: c, dt: step) }
+    if s.gains.areStale(for: step) { fixedFusionRefreshGains(state: &s, coefficients: c, dt: step) }
 
     // Per sample, the decimated parts only sum their inputs (see `fixedFusionDecimatedStep`);
     // the span is also the time since `elapsedAtDecimation` and `magneticDtAtDecimation`.
@@ -34,7 +34,7 @@ public func fixedFusionUpdate(
     // the specific force: no shifts and no negations per sample.
     s.decimation.span &+= step
     s.decimation.gyroSumQ16.add(gyro)
-    s.decimation.accelSumQ16.add(accel)
+    s.decimation.groupAccelSumQ16.add(accel)
 
     // Gyro integration: θ = (ω − b)·dt (Q3.29), the reference's second-order step. The rate
     // is rounded to Q26 (1.5 × 10⁻⁸ rad/s, far below the angle's LSB over a step): |ω − b| ≤
@@ -57,17 +57,21 @@ public func fixedFusionUpdate(
         @inline(__always) func q29(_ v: Int64) -> Int64 { Int64(saturatedInt32(angle(v))) }
         theta = (q29(rate.x), q29(rate.y), q29(rate.z))
     }
-    let delta = FixedQuaternion.integrationStepRaw(theta.x, theta.y, theta.z)
-    if delta.isUnit {
-        // The attitude is unit to a few LSB (renormalised on every decimated step, see
-        // `fixedFusionDecimatedStep`) and so is a normalised step: their product too, the
-        // roundings of step and product moving | |q|² − 1 | by a few LSB per sample (at most
-        // 14.9 LSB in between renormalisations in `FixedFusionStateTests`). A larger step is
-        // renormalised at once.
-        let turned = FixedQuaternion.unitProduct(s.gyroAttitude, w: delta.w, x: delta.x, y: delta.y, z: delta.z)
-        s.gyroAttitude = delta.isNormalised ? turned : turned.renormalized()
+    // The attitude is unit to a few LSB (renormalised on every decimated step, see
+    // `fixedFusionDecimatedStep`) and so is a normalised step: their product too, the
+    // roundings of step and product moving | |q|² − 1 | by a few LSB per sample (at most
+    // 14.9 LSB in between renormalisations in `FixedFusionStateTests`). A larger step is
+    // renormalised at once.
+    // The usual step, |h|² ≤ 2⁻⁹ (|θ| ≤ 0.088 rad), needs neither the saturation of |h|² nor
+    // the renormalisation (see `FixedQuaternion.integrationStep`): one compare decides, the
+    // same integers as the general path below, which takes the rest.
+    let squaredHalfAngle = FixedQuaternion.squaredHalfAngleQ30(theta.x, theta.y, theta.z)
+    if squaredHalfAngle <= UInt64(FixedQuaternion.normalisedStepLimit) {
+        let delta = FixedQuaternion.integrationStepRaw(
+            theta.x, theta.y, theta.z, squaredHalfAngle: Int64(squaredHalfAngle))
+        s.gyroAttitude = FixedQuaternion.unitProduct(s.gyroAttitude, w: delta.w, x: delta.x, y: delta.y, z: delta.z)
     } else {
-        s.gyroAttitude = (s.gyroAttitude * FixedQuaternion(rawStep: delta.w, delta.x, delta.y, delta.z)).renormalized()
+        s.gyroAttitude = fixedFusionLargeGyroStep(s.gyroAttitude, theta.x, theta.y, theta.z)
     }
     // The specific force into the almost-inertial frame, group by group (see
     // `FixedFusionDecimation.inertialForceSum`); a group cut short ends in
@@ -78,9 +82,9 @@ public func fixedFusionUpdate(
     if s.decimation.groupPhase >= length {
         s.decimation.endGroup(attitude: length > 1 ? s.decimation.groupAttitude : s.gyroAttitude)
     }
-    // Counted here, where it is compared (not kept across the sample: one spill less).
-    s.decimation.count &+= 1
-    if s.decimation.count >= s.gains.biasDecimation {
+    // Counted down here, where it is compared: one decrement of memory, no register.
+    s.decimation.remaining &-= 1
+    if s.decimation.remaining <= 0 {
         fixedFusionDecimatedStep(state: &s, coefficients: c)
     }
     // magneticDt ≥ interval without its saturation: the interval (< 1 s) is below the limit,
@@ -94,6 +98,27 @@ public func fixedFusionUpdate(
     }
 }
 
+/// The gyro step for |h|² > 2⁻⁹ (|θ| > 0.088 rad in one sample: > 25 rad/s at 286 Hz), with
+/// the saturation of |h|² and a renormalisation. Out of line: rare.
+@usableFromInline @inline(never)
+func fixedFusionLargeGyroStep(_ attitude: FixedQuaternion, _ hx: Int64, _ hy: Int64, _ hz: Int64) -> FixedQuaternion {
+    let delta = FixedQuaternion.integrationStepRaw(hx, hy, hz)
+    if delta.isUnit {
+        let turned = FixedQuaternion.unitProduct(attitude, w: delta.w, x: delta.x, y: delta.y, z: delta.z)
+        return delta.isNormalised ? turned : turned.renormalized()
+    }
+    return (attitude * FixedQuaternion(rawStep: delta.w, delta.x, delta.y, delta.z)).renormalized()
+}
+
+/// New gains for `dt` (it moved by more than 2 %), and the decimation's countdown moved by the
+/// change of biasDecimation (see `FixedFusionDecimation.remaining`). Out of line: rare.
+@usableFromInline @inline(never)
+func fixedFusionRefreshGains(state s: inout FixedFusionState, coefficients c: FixedFusionCoefficients, dt: Int64) {
+    let before = s.gains.biasDecimation
+    s.gains = FixedFusionGains(coefficients: c, dt: dt)
+    s.decimation.remaining &+= s.gains.biasDecimation &- before
+}
+
 /// The decimated parts, every `gains.biasDecimation`-th sample, in the reference's order: the
 /// rest test (on this sample's `lastGyro` and `lastAccel` against the references), the
 /// inclination correction on the mean inertial force, the in-motion bias step.
@@ -104,13 +129,14 @@ func fixedFusionDecimatedStep(state s: inout FixedFusionState, coefficients c: F
     // What the parts below need of the sums and the gains, as means and scalars: no copy of
     // either struct (a memcpy and a block move per run).
     let span = s.decimation.span
-    let gyroMean = s.decimation.mean(s.decimation.gyroSumWide)
-    let forceMean = s.decimation.mean(s.decimation.forceSumWide)
-    let inertialMean = s.decimation.mean(s.decimation.inertialForceSum)
+    let count = s.gains.biasDecimation &- s.decimation.remaining  // samples summed
+    let gyroMean = s.decimation.mean(s.decimation.gyroSumWide, count: count)
+    let forceMean = s.decimation.mean(s.decimation.forceSumWide, count: count)
+    let inertialMean = s.decimation.mean(s.decimation.inertialForceSum, count: count)
     let (restStage, biasStage, restBiasGain) = (s.gains.restStageDecimated, s.gains.biasStage, s.gains.restBiasDecimated)
     s.elapsedAtDecimation = advanced(s.elapsedAtDecimation, by: span)
     s.magneticDtAtDecimation = advanced(s.magneticDtAtDecimation, by: span)
-    s.decimation = FixedFusionDecimation()
+    s.decimation = FixedFusionDecimation(remaining: s.gains.biasDecimation)
     let gyro = WideVector3(s.lastGyro)
     // The clamped sample's negation cannot overflow.
     let accel = WideVector3(s.lastAccel)

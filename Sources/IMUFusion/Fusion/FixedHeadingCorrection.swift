@@ -112,20 +112,7 @@ public struct FixedHeadingCorrection: Sendable, Equatable {
 
         let d = horizontal &+ my  // Q16, 0 … 2|m_h|
         if !isInitialised || k >= 1 << 30 {
-            // Exact: turn the horizontal field onto north with the half-way quaternion (d, 0, 0, m_x).
-            guard horizontal > 0 else { return 0 }
-            let turn: FixedQuaternion
-            if d > 0, let unit = FixedVector3<Q16>(
-                x: Q16(raw: saturatedInt32(d)), y: .zero, z: Q16(raw: saturatedInt32(mx))).direction
-            {
-                turn = FixedQuaternion(w: unit.x, x: .zero, y: .zero, z: unit.z)
-            } else {
-                turn = FixedQuaternion(w: .zero, x: .zero, y: .zero, z: .one)
-            }
-            heading = (turn * heading).normalized()
-            isInitialised = true
-            accuracy = c.headingAccuracyFloor
-            lastError = .zero
+            turnExactly(d: d, mx: mx, horizontal: horizontal, coefficients: c)
             return 0
         }
         // e = 2·m_x / d (Q3.29), clipped at ±π; d ≤ 10⁻³·|m_h| (field pointing south) → ±π.
@@ -159,5 +146,24 @@ public struct FixedHeadingCorrection: Sendable, Equatable {
             accuracy &+= wideProduct(k, c.headingAccuracyFloor &- accuracy)
         }
         return biasGain
+    }
+
+    /// The first sample, or a gain of 1: turn the horizontal field onto north exactly with the
+    /// half-way quaternion (d, 0, 0, m_x), d = |m_h| + m_y. Out of line: rare.
+    @usableFromInline @inline(never)
+    mutating func turnExactly(d: Int64, mx: Int64, horizontal: Int64, coefficients c: FixedFusionCoefficients) {
+        guard horizontal > 0 else { return }
+        let turn: FixedQuaternion
+        if d > 0, let unit = FixedVector3<Q16>(
+            x: Q16(raw: saturatedInt32(d)), y: .zero, z: Q16(raw: saturatedInt32(mx))).direction
+        {
+            turn = FixedQuaternion(w: unit.x, x: .zero, y: .zero, z: unit.z)
+        } else {
+            turn = FixedQuaternion(w: .zero, x: .zero, y: .zero, z: .one)
+        }
+        heading = (turn * heading).normalized()
+        isInitialised = true
+        accuracy = c.headingAccuracyFloor
+        lastError = .zero
     }
 }
