@@ -54,6 +54,7 @@ public func update(
             s.accelLowPass.stage1 = gravity
             s.accelLowPass.stage2 = gravity
             s.biasEstimator.rememberBias(s.bias)
+            s.biasEstimator.variance = p.restBiasMeasurementNoise * p.restBiasMeasurementNoise
             relevel = true
         }
     }
