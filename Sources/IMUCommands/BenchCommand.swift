@@ -120,7 +120,7 @@ struct BenchBROADCommand: ParsableCommand {
 
     @Option(name: .customLong("set"), help: ArgumentHelp(
         "A parameter other than its default, NAME=SECONDS (repeatable; Scripts/bench-loo.sh's grid).",
-        discussion: "Names: \(Self.settable.keys.sorted().joined(separator: ", ")); with --filter reference also motion-bias-random-walk ((°/s)²/s) motion-bias-noise (°/s over 1 s), the bias with its own uncertainty, motion-bias-sensitivity-error (%), and rest-restart-rate (°/s) and rest-restart-force (g), the rest references restarted after fast motion (Docs/fusion-accuracy.md).", valueName: "NAME=SECONDS"))
+        discussion: "Names: \(Self.settable.keys.sorted().joined(separator: ", ")); with --filter reference also the experiments of issue 28: motion-bias-random-walk ((°/s)²/s), motion-bias-noise (°/s over 1 s) and motion-bias-sensitivity-error (%), the bias with its own uncertainty; rest-restart-rate (°/s) and rest-restart-force (g), the rest references restarted after fast motion; heading-sensitivity-error (%) and heading-field-noise (°), the heading's uncertainty from turning (Docs/fusion-accuracy.md).", valueName: "NAME=SECONDS"))
     var settings: [String] = []
 
     /// The time constants `--set` may change (seconds).
@@ -148,6 +148,9 @@ struct BenchBROADCommand: ParsableCommand {
             "rest-restart-force": (\.restReferenceRestartForce, 1),
             // % of the rate
             "motion-bias-sensitivity-error": (\.motionBiasSensitivityError, 0.01),
+            // %, and °
+            "heading-sensitivity-error": (\.headingSensitivityError, 0.01),
+            "heading-field-noise": (\.headingFieldNoise, degree),
         ]
     }
 

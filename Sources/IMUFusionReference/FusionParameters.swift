@@ -102,6 +102,16 @@ public struct FusionParameters: Sendable, Equatable {
     /// confirms what the gyro alone cannot tell from a slow turn.
     public var magneticBiasClip: Double = 30.0 * .pi / 180
 
+    /// Experiment (issue 28; 0 = off): the heading's own uncertainty from turning. A gyro
+    /// sensitivity error σ_S (a fraction) leaves up to σ_S·|Δψ| of every angle Δψ turned about the
+    /// vertical in the heading; that uncertainty U (rad) grows so, and a magnetometer sample of
+    /// heading noise `headingFieldNoise` then corrects with the Kalman gain U²/(U² + noise²) when
+    /// that exceeds 1/τ_mag's (halved, like it, while the field is judged disturbed).
+    public var headingSensitivityError: Double = 0
+    /// The heading one magnetometer sample gives, its standard deviation (rad): the field's
+    /// direction where the device is, not the sensor's noise (~1°).
+    public var headingFieldNoise: Double = 5.0 * .pi / 180
+
     /// Magnetic disturbance rejection on or off.
     public var magneticRejectionEnabled = true
     /// Low-pass time constant of the current field norm and dip (smooths noise, not motion).

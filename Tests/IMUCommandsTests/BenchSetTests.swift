@@ -9,6 +9,7 @@ import Testing
         let command = try BenchBROADCommand.parse([
             "--filter", "reference", "--set", "motion-bias-random-walk=0.0001667", "--set", "motion-bias-noise=1",
             "--set", "motion-bias-sensitivity-error=1", "--set", "rest-restart-rate=100", "--set", "motion-bias-tau=20",
+            "--set", "rest-restart-force=0.5", "--set", "heading-sensitivity-error=2", "--set", "heading-field-noise=5",
         ])
         let p = try #require(try command.chosenParameters())
         let degree = Double.pi / 180
@@ -17,6 +18,9 @@ import Testing
         #expect(abs(p.motionBiasSensitivityError - 0.01) < 1e-15)
         #expect(abs(p.restReferenceRestartRate - 100 * degree) < 1e-12)
         #expect(p.motionBiasTau == 20)
+        #expect(p.restReferenceRestartForce == 0.5)
+        #expect(abs(p.headingSensitivityError - 0.02) < 1e-15)
+        #expect(abs(p.headingFieldNoise - 5 * degree) < 1e-15)
     }
 
     @Test func referenceExperimentsAreRefusedForTheFixedCore() throws {
