@@ -120,7 +120,7 @@ struct BenchBROADCommand: ParsableCommand {
 
     @Option(name: .customLong("set"), help: ArgumentHelp(
         "A parameter other than its default, NAME=SECONDS (repeatable; Scripts/bench-loo.sh's grid).",
-        discussion: "Names: \(Self.settable.keys.sorted().joined(separator: ", ")).", valueName: "NAME=SECONDS"))
+        discussion: "Names: \(Self.settable.keys.sorted().joined(separator: ", ")); with --filter reference also the experiments of issue 28: motion-bias-random-walk ((°/s)²/s), motion-bias-noise (°/s over 1 s) and motion-bias-sensitivity-error (%), the bias with its own uncertainty; rest-restart-rate (°/s) and rest-restart-force (g), the rest references restarted after fast motion; heading-sensitivity-error (%) and heading-field-noise (°), the heading's uncertainty from turning (Docs/fusion-accuracy.md).", valueName: "NAME=SECONDS"))
     var settings: [String] = []
 
     /// The time constants `--set` may change (seconds).
@@ -132,19 +132,49 @@ struct BenchBROADCommand: ParsableCommand {
         ]
     }
 
+    /// The reference filter's experiments (issue 28: the bias with its own uncertainty), in
+    /// degrees: the parameter and the factor to radians. `--filter reference` only (the fixed
+    /// core has no such parameters).
+    static var referenceOnly: [String: (path: WritableKeyPath<FusionParameters, Double>, toRadians: Double)] {
+        let degree = Double.pi / 180
+        return [
+            // (°/s)²/s
+            "motion-bias-random-walk": (\.motionBiasRandomWalk, degree * degree),
+            // °/s over one second
+            "motion-bias-noise": (\.motionBiasMeasurementNoise, degree),
+            // °/s
+            "rest-restart-rate": (\.restReferenceRestartRate, degree),
+            // g
+            "rest-restart-force": (\.restReferenceRestartForce, 1),
+            // % of the rate
+            "motion-bias-sensitivity-error": (\.motionBiasSensitivityError, 0.01),
+            // %, and °
+            "heading-sensitivity-error": (\.headingSensitivityError, 0.01),
+            "heading-field-noise": (\.headingFieldNoise, degree),
+        ]
+    }
+
     /// The parameters `--set` gives; nil without any.
     func chosenParameters() throws -> FusionParameters? {
         guard !settings.isEmpty else { return nil }
         var parameters = FusionParameters()
+        let names = (Array(Self.settable.keys) + Array(Self.referenceOnly.keys)).sorted()
         for setting in settings {
             let parts = setting.split(separator: "=", maxSplits: 1).map(String.init)
-            guard parts.count == 2, let path = Self.settable[parts[0]] else {
-                throw CommandError("--set \(setting): expected NAME=SECONDS with NAME one of \(Self.settable.keys.sorted().joined(separator: ", "))")
+            guard parts.count == 2, Self.settable[parts[0]] != nil || Self.referenceOnly[parts[0]] != nil else {
+                throw CommandError("--set \(setting): expected NAME=SECONDS with NAME one of \(names.joined(separator: ", "))")
             }
             guard let value = Double(parts[1]), value.isFinite, value > 0, value <= 1000 else {
-                throw CommandError("--set \(setting): the value must be seconds, above 0 and at most 1000")
+                throw CommandError("--set \(setting): the value must be above 0 and at most 1000")
             }
-            parameters[keyPath: path] = value
+            if let path = Self.settable[parts[0]] {
+                parameters[keyPath: path] = value
+            } else if let (path, toRadians) = Self.referenceOnly[parts[0]] {
+                guard filter == .reference else {
+                    throw CommandError("--set \(parts[0]): an experiment of the reference filter only (--filter reference)")
+                }
+                parameters[keyPath: path] = value * toRadians
+            }
         }
         return parameters
     }

@@ -17,6 +17,12 @@ public struct FusionParameters: Sendable, Equatable {
     /// Rest detection: largest deviation of the acceleration from its reference (g).
     public var restAccelThreshold: Double = 0.5 / 9.81
 
+    /// Rest detection after fast motion (issue 28; 0 = off): a rate this far from its reference
+    /// (rad/s) restarts both references from the current means, so a rest after a fast turn is
+    /// found restMinDuration after the turn ends instead of once the low-pass has forgotten it.
+    public var restReferenceRestartRate: Double = 0
+    /// The same for the acceleration's reference (g; 0 = off).
+    public var restReferenceRestartForce: Double = 0
     /// Rest detection for a gyro whose offset is beyond `biasClip` (an uncalibrated part): the
     /// rate's reference may be anywhere inside `restBiasClip` when the acceleration stays this
     /// close to its reference (g), half `restAccelThreshold`. A rotation about a horizontal
@@ -46,6 +52,31 @@ public struct FusionParameters: Sendable, Equatable {
     /// low-passed with `accelerometerTau`) once the offset has been measured (see
     /// `FusionState.biasMeasured`; before, τ_acc/2 and an innovation clip of restBiasClip).
     public var motionBiasTau: Double = 5.0
+    /// The bias estimate with its own uncertainty (issue 28; 0 = off, the fixed step 1/τ above).
+    /// How fast the gyro's zero-rate offset may wander, as a random walk ((rad/s)²/s): the
+    /// estimate's variance grows at this rate, a rest shrinks it, and the in-motion step is the
+    /// Kalman gain of that variance against `motionBiasMeasurementNoise`, at most 1/motionBiasTau.
+    /// A physical figure, not a fit: (0.1°/s)² a minute, from the MPU-6050's ZRO variation over
+    /// temperature (PS §6.1: ±20°/s over −40…+85°C, 0.16°/s per °C) and a board warming ~0.6°C a
+    /// minute: `motionBiasRandomWalkFromTemperature`.
+    public var motionBiasRandomWalk: Double = 0
+    /// The noise of the rate the in-motion estimate infers from the inclination corrections,
+    /// over one second (rad/s): not a sensor figure (the accelerometer's noise alone gives
+    /// ~0.015°/s) but the share of the motion's accelerations the gravity low-pass lets through.
+    /// A measurement over a span s has variance noise²·(1 s)/s.
+    public var motionBiasMeasurementNoise: Double = 0.1 * .pi / 180
+    /// The uncertainty of the offset a rest measures (rad/s): the rest mean of ≥ 1.5 s of a gyro
+    /// with the MPU-6050's rate noise (PS §6.1: 0.005°/s/√Hz) is within ~0.005°/s; twice that
+    /// for the offset's own wander during the rest.
+    public var restBiasMeasurementNoise: Double = 0.01 * .pi / 180
+    /// In motion the rate the inclination sees as bias is the offset plus the sensitivity error
+    /// times the rate: a rest measures only the first. This fraction (the sensitivity error's
+    /// standard deviation; 0 = none) times the low-passed rate adds its variance to the
+    /// in-motion step's.
+    public var motionBiasSensitivityError: Double = 0
+    /// (0.1°/s)² per 60 s in (rad/s)²/s (see `motionBiasRandomWalk`).
+    public static let motionBiasRandomWalkFromTemperature = (0.1 * .pi / 180) * (0.1 * .pi / 180) / 60
+
     /// What one in-motion step may attribute to bias (the innovation's clip, rad/s per axis)
     /// and the loose rest test's range around the last offset measured at rest
     /// (`FusionState.biasCenter`, 0 until then): a steady rate beyond it is rotation unless the
@@ -70,6 +101,16 @@ public struct FusionParameters: Sendable, Equatable {
     /// datasheets allow (MPU-6050 ±20 °/s, LSM9DS1 ±30 °/s). With a magnetometer the heading
     /// confirms what the gyro alone cannot tell from a slow turn.
     public var magneticBiasClip: Double = 30.0 * .pi / 180
+
+    /// Experiment (issue 28; 0 = off): the heading's own uncertainty from turning. A gyro
+    /// sensitivity error σ_S (a fraction) leaves up to σ_S·|Δψ| of every angle Δψ turned about the
+    /// vertical in the heading; that uncertainty U (rad) grows so, and a magnetometer sample of
+    /// heading noise `headingFieldNoise` then corrects with the Kalman gain U²/(U² + noise²) when
+    /// that exceeds 1/τ_mag's (halved, like it, while the field is judged disturbed).
+    public var headingSensitivityError: Double = 0
+    /// The heading one magnetometer sample gives, its standard deviation (rad): the field's
+    /// direction where the device is, not the sensor's noise (~1°).
+    public var headingFieldNoise: Double = 5.0 * .pi / 180
 
     /// Magnetic disturbance rejection on or off.
     public var magneticRejectionEnabled = true

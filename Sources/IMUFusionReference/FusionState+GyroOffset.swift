@@ -13,6 +13,8 @@ extension FusionState {
         biasCenter = b
         biasMeasured = true
         biasEstimator.rememberBias(b)
+        // Known to the loose rest test's range (as at the start), not to a rest's precision.
+        biasEstimator.variance = p.biasClip * p.biasClip
     }
 
     /// Moves the bias and the rest test's centre by `change` (rad/s): a drift the temperature

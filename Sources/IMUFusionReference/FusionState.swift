@@ -47,6 +47,7 @@ public struct FusionState: Sendable, Equatable {
 
     public init(parameters: FusionParameters = FusionParameters()) {
         heading = HeadingCorrection(parameters: parameters)
+        biasEstimator = GyroBiasEstimator(parameters: parameters)
     }
 
     /// Back to the start: the same as a new state (the gains are recomputed on the next update).

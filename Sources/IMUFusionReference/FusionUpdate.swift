@@ -54,6 +54,7 @@ public func update(
             s.accelLowPass.stage1 = gravity
             s.accelLowPass.stage2 = gravity
             s.biasEstimator.rememberBias(s.bias)
+            s.biasEstimator.variance = p.restBiasMeasurementNoise * p.restBiasMeasurementNoise
             relevel = true
         }
     }
@@ -75,6 +76,12 @@ public func update(
     // fixed core adds the growth since the last magnetometer sample in one step, there and
     // in its outputs: the same value, the growth being linear and the clamp at π monotone).
     if s.heading.accuracy < .pi { s.heading.accuracy = min(s.heading.accuracy + p.headingDriftRate * dt, .pi) }
+    if p.headingSensitivityError > 0 {
+        // The angle turned about the vertical (up: row 2 of R(q6), the vertical in device axes).
+        let (w, x, y, z) = (q6.w, q6.x, q6.y, q6.z)
+        let up = Vector3(2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y))
+        s.heading.turnedSinceMagnetometer += abs(up.dot(gyro - s.bias)) * dt
+    }
     s.magneticDt += dt
     if let mag, s.magneticDt >= s.gains.magneticMinimumInterval, isFinite(mag) {
         let magDt = s.magneticDt

@@ -19,13 +19,23 @@ public struct GyroBiasEstimator: Sendable, Equatable {
     public var phase = 0
     public var correctionSum = (x: 0.0, y: 0.0)
     public var elapsedSinceUpdate = 0.0
+    /// The bias estimate's variance ((rad/s)², one figure for every axis), used when
+    /// `motionBiasRandomWalk` > 0: it grows by that rate with time, a rest pulls it down to the
+    /// rest measurement's, an in-motion step takes its Kalman share. Starts at biasClip²: an
+    /// offset known only to the loose rest test's range.
+    public var variance = 0.0
 
     public init() {}
+
+    public init(parameters p: FusionParameters) {
+        variance = p.biasClip * p.biasClip
+    }
 
     public static func == (a: GyroBiasEstimator, b: GyroBiasEstimator) -> Bool {
         a.eastLowPass == b.eastLowPass && a.northLowPass == b.northLowPass
             && a.rotatedBiasLowPass == b.rotatedBiasLowPass && a.phase == b.phase
             && a.correctionSum == b.correctionSum && a.elapsedSinceUpdate == b.elapsedSinceUpdate
+            && a.variance == b.variance
     }
 
     /// The in-motion part runs every `gains.biasDecimation`-th sample on the correction angles summed since its last run and with the time they
@@ -57,9 +67,26 @@ public struct GyroBiasEstimator: Sendable, Equatable {
                 let eyLp = northLowPass.update(ey, gain: k, warmUpGain: warmUpGain)
                 let rbLp = rotatedBiasLowPass.update(
                     Vector3(ex.dot(bias), ey.dot(bias), 0), gain: k, warmUpGain: warmUpGain)
+                let tracksVariance = p.motionBiasRandomWalk > 0
+                // Bounded by the datasheets' range (at motionBiasRandomWalkFromTemperature, two months without a rest).
+                if tracksVariance {
+                    variance = min(variance + p.motionBiasRandomWalk * span, p.restBiasClip * p.restBiasClip)
+                }
                 if !rest.isAtRest && warmUpGain == 0 {
                     // 1/τ; innovations beyond the clip are not a bias (see FusionState.biasMeasured).
-                    let step = offsetMeasured ? gains.motionBias : gains.unmeasuredMotionBias
+                    var step = offsetMeasured ? gains.motionBias : gains.unmeasuredMotionBias
+                    if tracksVariance && offsetMeasured {
+                        // The innovation / span measures the horizontal bias error continuously,
+                        // with noise density r = noise²·(1 s): the Kalman–Bucy gain P/r (1/s; no
+                        // division: P ≪ r/span), at most the loop's 1/τ (the innovation lags by
+                        // the gravity low-pass: a larger gain rings); the variance after a step
+                        // of that gain, dP/dt = −2kP + k²r (any gain; k = P/r gives −P²/r).
+                        let density = p.motionBiasMeasurementNoise * p.motionBiasMeasurementNoise
+                        let rate = rest.gyroReference.stage2 - bias
+                        let rateError = p.motionBiasSensitivityError * p.motionBiasSensitivityError * rate.dot(rate)
+                        step = min((variance + rateError) / density, step)
+                        variance += span * step * (step * density - 2 * variance)
+                    }
                     let clip = (offsetMeasured ? p.biasClip : p.restBiasClip) * span
                     let ix = min(max(-phi.x + span * (rbLp.x - exLp.dot(bias)), -clip), clip)
                     let iy = min(max(-phi.y + span * (rbLp.y - eyLp.dot(bias)), -clip), clip)
@@ -70,7 +97,12 @@ public struct GyroBiasEstimator: Sendable, Equatable {
         // The rest part on the decimated samples (where the rest test and its mean change): the
         // N per-sample steps towards the mean as one step of their combined gain.
         if decimated && rest.isAtRest && p.restBiasEnabled {
-            bias += gains.restBiasDecimated * (rest.stillMean - bias)
+            let k = gains.restBiasDecimated
+            bias += k * (rest.stillMean - bias)
+            // The old error shrinks by (1 − k); the rest mean's own error, the same on every
+            // step of one rest, takes its place.
+            let measured = p.restBiasMeasurementNoise * p.restBiasMeasurementNoise
+            variance = measured + (1 - k) * (1 - k) * (variance - measured)
         }
         bias = Self.clipped(bias, limit)
     }

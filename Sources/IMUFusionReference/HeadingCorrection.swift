@@ -34,6 +34,10 @@ public struct HeadingCorrection: Sendable, Equatable {
     public var disturbance = MagneticDisturbanceDetector()
     /// The last heading error (rad), for diagnostics.
     public var lastError: Double = 0
+    /// The heading's uncertainty from turning (rad, `headingSensitivityError`), and the angle
+    /// turned about the vertical since the last magnetometer sample (rad).
+    public var turnUncertainty: Double = 0
+    public var turnedSinceMagnetometer: Double = 0
 
     public init(parameters p: FusionParameters = FusionParameters()) {
         rejectionDuration = p.magneticMaxRejectionDuration
@@ -75,6 +79,17 @@ public struct HeadingCorrection: Sendable, Equatable {
                 }
             } else {
                 rejectionDuration = max(rejectionDuration - p.magneticRejectionFactor * dt, 0)
+            }
+        }
+        if p.headingSensitivityError > 0 {
+            turnUncertainty += p.headingSensitivityError * turnedSinceMagnetometer
+            turnedSinceMagnetometer = 0
+            if corrects {
+                let u2 = turnUncertainty * turnUncertainty
+                var kalman = u2 / (u2 + p.headingFieldNoise * p.headingFieldNoise)
+                if p.magneticRejectionEnabled && disturbance.isDisturbed { kalman /= p.magneticRejectionFactor }
+                k = max(k, kalman)
+                turnUncertainty *= (1 - k).squareRoot()
             }
         }
         var biasGain = 0.0

@@ -41,9 +41,10 @@ public struct RestDetector: Sendable, Equatable {
         guard phase >= gains.biasDecimation else { return }
         let scale = 1 / Double(phase)
         let gyroMean = scale * gyroSum
+        let forceMean = scale * forceSum
         let k = gains.restStageDecimated
-        let gyroLp = gyroReference.update(scale * gyroSum, gain: k, warmUpGain: warmUpGain)
-        let accelLp = accelReference.update(scale * forceSum, gain: k, warmUpGain: warmUpGain)
+        let gyroLp = gyroReference.update(gyroMean, gain: k, warmUpGain: warmUpGain)
+        let accelLp = accelReference.update(forceMean, gain: k, warmUpGain: warmUpGain)
         let span = elapsedSinceUpdate
         phase = 0
         gyroSum = Vector3(0, 0, 0)
@@ -62,6 +63,18 @@ public struct RestDetector: Sendable, Equatable {
                 && abs(near.x) < p.biasClip && abs(near.y) < p.biasClip && abs(near.z) < p.biasClip
                 || da2 < p.restStrictAccelThreshold * p.restStrictAccelThreshold
                 && abs(gyroLp.x) < p.restBiasClip && abs(gyroLp.y) < p.restBiasClip && abs(gyroLp.z) < p.restBiasClip)
+        // After a fast turn the references still hold the turn (two stages of τ_rest/2: seconds
+        // after several hundred °/s); a rate (or force) this far from its reference is no rest,
+        // so the reference starts again from this span's mean and the next still spans are
+        // compared with that.
+        if p.restReferenceRestartRate > 0 && dg.dot(dg) > p.restReferenceRestartRate * p.restReferenceRestartRate {
+            gyroReference.stage1 = gyroMean
+            gyroReference.stage2 = gyroMean
+        }
+        if p.restReferenceRestartForce > 0 && da2 > p.restReferenceRestartForce * p.restReferenceRestartForce {
+            accelReference.stage1 = forceMean
+            accelReference.stage2 = forceMean
+        }
         if still {
             duration += span
             stillMean += (span / min(duration, p.restMeanWindow)) * (gyroMean - stillMean)

@@ -1,0 +1,32 @@
+@testable import IMUCommands
+import Testing
+
+/// `imu bench broad --set`: the reference filter's experiments (issue 28) are taken in degrees
+/// and refused for the fixed core, which has no such parameters (a silent no-op would report
+/// the defaults' figures as the experiment's).
+@Suite struct BenchSetTests {
+    @Test func referenceExperimentsAreConvertedToRadians() throws {
+        let command = try BenchBROADCommand.parse([
+            "--filter", "reference", "--set", "motion-bias-random-walk=0.0001667", "--set", "motion-bias-noise=1",
+            "--set", "motion-bias-sensitivity-error=1", "--set", "rest-restart-rate=100", "--set", "motion-bias-tau=20",
+            "--set", "rest-restart-force=0.5", "--set", "heading-sensitivity-error=2", "--set", "heading-field-noise=5",
+        ])
+        let p = try #require(try command.chosenParameters())
+        let degree = Double.pi / 180
+        #expect(abs(p.motionBiasRandomWalk - 0.0001667 * degree * degree) < 1e-15)
+        #expect(abs(p.motionBiasMeasurementNoise - degree) < 1e-15)
+        #expect(abs(p.motionBiasSensitivityError - 0.01) < 1e-15)
+        #expect(abs(p.restReferenceRestartRate - 100 * degree) < 1e-12)
+        #expect(p.motionBiasTau == 20)
+        #expect(p.restReferenceRestartForce == 0.5)
+        #expect(abs(p.headingSensitivityError - 0.02) < 1e-15)
+        #expect(abs(p.headingFieldNoise - 5 * degree) < 1e-15)
+    }
+
+    @Test func referenceExperimentsAreRefusedForTheFixedCore() throws {
+        let command = try BenchBROADCommand.parse(["--set", "motion-bias-noise=1"])
+        #expect(throws: CommandError.self) { try command.chosenParameters() }
+        let unknown = try BenchBROADCommand.parse(["--filter", "reference", "--set", "motion-bias-colour=1"])
+        #expect(throws: CommandError.self) { try unknown.chosenParameters() }
+    }
+}
