@@ -3,7 +3,7 @@ import IMUGeometry
 
 /// Driver for the TDK InvenSense ICM-20948: accelerometer, gyroscope and thermometer on one die
 /// (registers in four banks chosen by REG_BANK_SEL), and the AK09916 magnetometer read through
-/// the I²C bypass (`AK09916`).
+/// the I²C bypass (`AKMagnetometer`).
 ///
 /// Bank switching stays out of the per-sample path: the data, FIFO, interrupt and power
 /// registers are all in bank 0, so bank 2 (rates, ranges, filters, wake-on-motion) is selected
@@ -21,7 +21,7 @@ public final class ICM20948: IMUDriver {
 
     private typealias R = ICM20948Registers
     private var decoder = SixAxisDecoder(order: .bigEndian)
-    private let magnetometer: AK09916
+    private let magnetometer: AKMagnetometer
     /// The bank REG_BANK_SEL holds, as far as this driver knows (nil: not known, write it).
     private var selectedBank: UInt8?
     /// ACCEL_SMPLRT_DIV as configured (the motion watch changes it and restores it).
@@ -35,7 +35,7 @@ public final class ICM20948: IMUDriver {
         self.bus = bus
         self.address = address
         self.clock = clock
-        magnetometer = AK09916(bus: bus, address: magnetometerAddress ?? AK09916Registers.address)
+        magnetometer = AKMagnetometer(bus: bus, address: magnetometerAddress ?? AK09916Registers.address, map: AK09916Registers.map)
         fifoBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: R.fifoCapacityBytes, alignment: 8)
         configuration = IMUConfiguration(
             accelerometerScale: R.accelScales[0], gyroscopeScale: R.gyroScales[0], sampleRate: R.sampleRates[0],
@@ -128,15 +128,7 @@ public final class ICM20948: IMUDriver {
     // MARK: Samples
 
     public func readSample() throws(IMUDriverError) -> MotionSample {
-        var bytes: (UInt64, UInt64) = (0, 0)
-        var sample = try withUnsafeMutableBytes(of: &bytes) { (raw) throws(IMUDriverError) -> MotionSample in
-            let buffer = UnsafeMutableRawBufferPointer(rebasing: raw[0..<R.sampleSetLength])
-            try bus.burst(address, R.accelXHigh, into: buffer)
-            let timestamp = clock.now
-            let data = UnsafeRawBufferPointer(buffer)
-            // All zero: asleep at its power-on defaults (a reset), never a reading.
-            guard data.contains(where: { $0 != 0 }) else { throw .notMeasuring(bus: bus.name, address: address) }
-            guard !RegisterBytes.allOnes(data) else { throw .implausible(bus: bus.name, address: address, what: "all 0xFF") }
+        var sample = try bus.readSampleSet(address, from: R.accelXHigh, length: R.sampleSetLength, clock: clock) { data, timestamp in
             var sample = decoder.sample(data, accelAt: 0, gyroAt: 6, timestamp: timestamp)
             sample.temperature = Double(decoder.word(data, at: 12)) / R.temperatureLSBPerDegree + R.temperatureAtZeroCelsius
             return sample
@@ -204,37 +196,16 @@ public final class ICM20948: IMUDriver {
             return FIFOBatch(count: 0, dropped: 0, transactions: transactions)
         }
         let length = count * R.fifoSampleLength
-        transactions += try readFIFOPort(into: UnsafeMutableRawBufferPointer(rebasing: fifoBuffer[0..<length]))
+        // FIFO_R_W is a port whose address does not advance (DS §8.61).
+        transactions += try bus.readFIFOPort(address, R.fifoReadWrite, into: UnsafeMutableRawBufferPointer(rebasing: fifoBuffer[0..<length]))
         let field = try magnetometer.readField()
         transactions += 1
 
         let timestamps = fifo.drained(count, at: now, period: period)
-        samples.reserveCapacity(samples.count + count)
-        let data = UnsafeRawBufferPointer(fifoBuffer)
-        for i in 0..<count where RegisterBytes.allOnes(UnsafeRawBufferPointer(rebasing: data[(i * R.fifoSampleLength)..<((i + 1) * R.fifoSampleLength)])) {
-            throw .implausible(bus: bus.name, address: address, what: "a FIFO frame of all 0xFF")
-        }
-        for i in 0..<count {
-            let base = i * R.fifoSampleLength
-            var sample = decoder.sample(data, accelAt: base, gyroAt: base + 6, timestamp: timestamps[i])
-            sample.magneticField = field
-            samples.append(sample)
-        }
+        let frames = FIFOFrames(data: UnsafeRawBufferPointer(fifoBuffer), count: count, length: R.fifoSampleLength)
+        guard !frames.anyAllOnes else { throw .implausible(bus: bus.name, address: address, what: "a FIFO frame of all 0xFF") }
+        frames.decode(decoder, accelAt: 0, gyroAt: 6, timestamps: timestamps, field: field, into: &samples)
         return FIFOBatch(count: count, dropped: 0, transactions: transactions)
-    }
-
-    /// FIFO_R_W is a port (its address does not advance): one transaction where the bus can,
-    /// else reads of the bus's longest, each addressing the port again.
-    private func readFIFOPort(into buffer: UnsafeMutableRawBufferPointer) throws(IMUDriverError) -> Int {
-        let longest = max(1, bus.longestRead)
-        var offset = 0, reads = 0
-        while offset < buffer.count {
-            let end = offset + min(longest, buffer.count - offset)
-            try bus.burst(address, R.fifoReadWrite, into: UnsafeMutableRawBufferPointer(rebasing: buffer[offset..<end]))
-            offset = end
-            reads += 1
-        }
-        return reads
     }
 
     // MARK: Interrupts and power

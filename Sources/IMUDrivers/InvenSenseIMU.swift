@@ -8,7 +8,7 @@ public typealias MPU6050 = InvenSenseIMU
 /// accelerometer, gyroscope and thermometer on one die, sharing the data, FIFO, interrupt and
 /// power registers; where the maps differ (`InvenSenseMap`: low-pass filters, FIFO size, the
 /// temperature formula, motion detection) the driver walks the part's row. The MPU-9250's
-/// AK8963 magnetometer is read through the I²C bypass (`AK8963`).
+/// AK8963 magnetometer is read through the I²C bypass (`AKMagnetometer`).
 ///
 /// One sample set is one 14-byte burst from ACCEL_XOUT_H (plus, on the MPU-9250, one 8-byte
 /// burst on the AK8963); the FIFO is drained with one FIFO_COUNT read and one burst from the
@@ -27,7 +27,7 @@ public final class InvenSenseIMU: IMUDriver {
     private typealias R65 = MPU6500Registers
     let map: InvenSenseMap
     private var decoder = SixAxisDecoder(order: .bigEndian)
-    private var magnetometer: AK8963?
+    private var magnetometer: AKMagnetometer?
     /// CONFIG and ACCEL_CONFIG 2 as configured (the 6500 map's proof of configuration, and what
     /// the motion watch restores).
     private var configByte: UInt8 = 0
@@ -57,7 +57,7 @@ public final class InvenSenseIMU: IMUDriver {
         self.map = map
         fifoBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: map.fifoCapacityBytes, alignment: 8)
         if map.model.part.magnetometer != nil {
-            magnetometer = AK8963(bus: bus, address: magnetometerAddress ?? AK8963Registers.address)
+            magnetometer = AKMagnetometer(bus: bus, address: magnetometerAddress ?? AK8963Registers.address, map: AK8963Registers.map)
         }
         configuration = IMUConfiguration(
             accelerometerScale: R.accelScales[0], gyroscopeScale: R.gyroScales[0],
@@ -134,16 +134,7 @@ public final class InvenSenseIMU: IMUDriver {
     }
 
     public func readSample() throws(IMUDriverError) -> MotionSample {
-        var bytes: (UInt64, UInt64) = (0, 0)  // 16 bytes of stack for the 14-byte burst
-        var sample = try withUnsafeMutableBytes(of: &bytes) { (raw) throws(IMUDriverError) -> MotionSample in
-            let buffer = UnsafeMutableRawBufferPointer(rebasing: raw[0..<R.sampleSetLength])
-            try bus.burst(address, R.accelXHigh, into: buffer)
-            let timestamp = clock.now
-            let data = UnsafeRawBufferPointer(buffer)
-            // All fourteen bytes zero is a chip that is not measuring (asleep at its power-on
-            // defaults after a reset), never a reading: gravity alone makes one axis non-zero.
-            guard data.contains(where: { $0 != 0 }) else { throw .notMeasuring(bus: bus.name, address: address) }
-            guard !RegisterBytes.allOnes(data) else { throw .implausible(bus: bus.name, address: address, what: "all 0xFF") }
+        var sample = try bus.readSampleSet(address, from: R.accelXHigh, length: R.sampleSetLength, clock: clock) { data, timestamp in
             var sample = decoder.sample(data, accelAt: 0, gyroAt: 8, timestamp: timestamp)
             sample.temperature = map.temperatureCelsius(decoder.word(data, at: 6))
             return sample
@@ -205,7 +196,8 @@ public final class InvenSenseIMU: IMUDriver {
             return FIFOBatch(count: 0, dropped: 0, transactions: transactions)
         }
         let length = count * R.fifoSampleLength
-        transactions += try readFIFOPort(into: UnsafeMutableRawBufferPointer(rebasing: fifoBuffer[0..<length]))
+        // FIFO_R_W is a port whose address does not advance (RM §116).
+        transactions += try bus.readFIFOPort(address, R.fifoReadWrite, into: UnsafeMutableRawBufferPointer(rebasing: fifoBuffer[0..<length]))
         var field: Vector3?
         if let magnetometer {
             field = try magnetometer.readField()
@@ -213,34 +205,10 @@ public final class InvenSenseIMU: IMUDriver {
         }
 
         let timestamps = fifo.drained(count, at: now, period: period)
-        samples.reserveCapacity(samples.count + count)
-        let data = UnsafeRawBufferPointer(fifoBuffer)
-        for i in 0..<count where RegisterBytes.allOnes(UnsafeRawBufferPointer(rebasing: data[(i * R.fifoSampleLength)..<((i + 1) * R.fifoSampleLength)])) {
-            throw .implausible(bus: bus.name, address: address, what: "a FIFO frame of all 0xFF")
-        }
-        for i in 0..<count {
-            let base = i * R.fifoSampleLength
-            var sample = decoder.sample(data, accelAt: base, gyroAt: base + 6, timestamp: timestamps[i])
-            sample.magneticField = field
-            samples.append(sample)
-        }
+        let frames = FIFOFrames(data: UnsafeRawBufferPointer(fifoBuffer), count: count, length: R.fifoSampleLength)
+        guard !frames.anyAllOnes else { throw .implausible(bus: bus.name, address: address, what: "a FIFO frame of all 0xFF") }
+        frames.decode(decoder, accelAt: 0, gyroAt: 6, timestamps: timestamps, field: field, into: &samples)
         return FIFOBatch(count: count, dropped: 0, transactions: transactions)
-    }
-
-    /// Reads `buffer.count` bytes from FIFO_R_W, a port whose register address does not
-    /// advance (RM §116): in one transaction where the bus can, else in reads of the bus's
-    /// longest, each addressing the port again (a bus splitting a long read itself would move
-    /// on to the registers after it). Returns the transactions it took.
-    private func readFIFOPort(into buffer: UnsafeMutableRawBufferPointer) throws(IMUDriverError) -> Int {
-        let longest = max(1, bus.longestRead)
-        var offset = 0, reads = 0
-        while offset < buffer.count {
-            let end = offset + min(longest, buffer.count - offset)
-            try bus.burst(address, R.fifoReadWrite, into: UnsafeMutableRawBufferPointer(rebasing: buffer[offset..<end]))
-            offset = end
-            reads += 1
-        }
-        return reads
     }
 
     // MARK: Interrupts and power

@@ -98,18 +98,10 @@ public final class LSM9DS1: IMUDriver {
     }
 
     public func readSample() throws(IMUDriverError) -> MotionSample {
-        var bytes: (UInt64, UInt64) = (0, 0)  // 16 bytes of stack for 15
-        var sample = try withUnsafeMutableBytes(of: &bytes) { (raw) throws(IMUDriverError) -> MotionSample in
-            let buffer = UnsafeMutableRawBufferPointer(rebasing: raw[0..<R.sampleSetLength])
-            try bus.burst(address, R.temperatureLow, into: buffer)
-            let data = UnsafeRawBufferPointer(buffer)
-            // Gyro and accel all zero is a chip in power-down (its state after a reset), not a
-            // reading: gravity alone makes one axis non-zero.
-            guard data[R.gyroOffset...].contains(where: { $0 != 0 }) else {
-                throw .notMeasuring(bus: bus.name, address: address)
-            }
-            guard !RegisterBytes.allOnes(data) else { throw .implausible(bus: bus.name, address: address, what: "all 0xFF") }
-            var sample = decoder.sample(data, accelAt: R.accelOffset, gyroAt: R.gyroOffset, timestamp: clock.now)
+        var sample = try bus.readSampleSet(
+            address, from: R.temperatureLow, length: R.sampleSetLength, measuredFrom: R.gyroOffset, clock: clock
+        ) { data, timestamp in
+            var sample = decoder.sample(data, accelAt: R.accelOffset, gyroAt: R.gyroOffset, timestamp: timestamp)
             sample.temperature = R.temperatureCelsius(RegisterBytes.littleEndianInt16(data, at: R.temperatureOffset))
             return sample
         }
@@ -180,16 +172,9 @@ public final class LSM9DS1: IMUDriver {
         try bus.burst(address, R.gyroXLow, into: buffer)
         let field = try readMagneticField()
         let timestamps = fifo.drained(count, at: now, period: period)
-        samples.reserveCapacity(samples.count + count)
-        let data = UnsafeRawBufferPointer(buffer)
-        for i in 0..<count where RegisterBytes.allOnes(UnsafeRawBufferPointer(rebasing: data[(i * R.fifoSlotLength)..<((i + 1) * R.fifoSlotLength)])) {
-            throw .implausible(bus: bus.name, address: address, what: "a FIFO level of all 0xFF")
-        }
-        for i in 0..<count {
-            var sample = decoder.sample(data, accelAt: i * R.fifoSlotLength + 6, gyroAt: i * R.fifoSlotLength, timestamp: timestamps[i])
-            sample.magneticField = field
-            samples.append(sample)
-        }
+        let frames = FIFOFrames(data: UnsafeRawBufferPointer(buffer), count: count, length: R.fifoSlotLength)
+        guard !frames.anyAllOnes else { throw .implausible(bus: bus.name, address: address, what: "a FIFO level of all 0xFF") }
+        frames.decode(decoder, accelAt: 6, gyroAt: 0, timestamps: timestamps, field: field, into: &samples)
         return FIFOBatch(count: count, dropped: dropped, transactions: 3)
     }
 
