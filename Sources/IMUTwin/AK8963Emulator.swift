@@ -10,7 +10,7 @@ import IMUGeometry
 /// protection (once ST1 or a data register has been read, new data wait until ST2 is read),
 /// HOFL, its own axes (PS9 §9.1: x = accel y, y = accel x, z = −accel z), auto-increment as in
 /// Table 2. Not emulated: self-test, external trigger, I2CDIS, SPI.
-public final class AK8963Emulator: I2CTarget {
+public final class AK8963Emulator: RegisterFileChip {
     typealias R = AK8963Registers
 
     private let input: ChipInputSource
@@ -20,9 +20,9 @@ public final class AK8963Emulator: I2CTarget {
     /// Whether the host can reach the die now (its MPU's bypass open).
     public var reachable: () -> Bool = { true }
 
-    private var registers: RegisterFile
+    var registers: RegisterFile
     private var pointer: UInt8 = 0
-    private var lastTime: Double
+    var lastTime: Double
     private var lastTick: Int64 = 0
     private var singleDue: Double?
     /// A read of ST1 or the data has begun and ST2 has not been read yet.
@@ -92,19 +92,9 @@ public final class AK8963Emulator: I2CTarget {
         }
     }
 
-    public func powerOnReset(at time: Double) {
-        lastTime = time
-        registers.powerOn()
-        reset()
-    }
-
-    public func overrideIdentity(_ value: UInt8?) {
-        registers.overrideIdentity(value)
-    }
-
     // MARK: Registers
 
-    private func reset() {
+    func loadDefaults() {
         registers.loadDefaults()
         pointer = 0
         singleDue = nil
@@ -150,7 +140,7 @@ public final class AK8963Emulator: I2CTarget {
             if rate > 0 { lastTick = Int64((lastTime * rate).rounded(.down)) }
             singleDue = value & 0x0F == R.modeSingle ? lastTime + R.singleMeasurementSeconds : nil
         case R.control2:
-            if value & R.softReset != 0 { reset() }  // SRST clears itself
+            if value & R.softReset != 0 { loadDefaults() }  // SRST clears itself
         case R.selfTest, R.i2cDisable:
             registers[register] = value
         default:

@@ -18,7 +18,7 @@ import IMUGeometry
 /// FIFO with a 13-bit count, its temperature formula, and the I²C bypass the AK8963 sits behind.
 public typealias MPU6050Emulator = InvenSenseEmulator
 
-public final class InvenSenseEmulator: I2CTarget {
+public final class InvenSenseEmulator: RegisterFileChip {
     typealias R = MPU6050Registers
     typealias R65 = MPU6500Registers
 
@@ -27,14 +27,14 @@ public final class InvenSenseEmulator: I2CTarget {
     private let input: ChipInputSource
     private let errors: SensorErrors
 
-    private var registers: RegisterFile
+    var registers: RegisterFile
     private var pointer: UInt8 = 0
     private var fifo: ByteFIFO
     private var lastFIFOByte: UInt8 = 0
     private var latchedFIFOCount: UInt16 = 0
     private var status: UInt8 = 0
 
-    private var lastTime: Double
+    var lastTime: Double
     private var lastTick: Int64 = 0
     /// High-pass filter state for motion detection (g).
     private var highPassed = Vector3.zero
@@ -150,16 +150,6 @@ public final class InvenSenseEmulator: I2CTarget {
         }
     }
 
-    public func powerOnReset(at time: Double) {
-        lastTime = time
-        registers.powerOn()
-        loadDefaults()
-    }
-
-    public func overrideIdentity(_ value: UInt8?) {
-        registers.overrideIdentity(value)
-    }
-
     public func forceFIFOOverflow() {
         let rate = sampleRateHz
         var guardCount = 0
@@ -180,7 +170,7 @@ public final class InvenSenseEmulator: I2CTarget {
 
     // MARK: Registers
 
-    private func loadDefaults() {
+    func loadDefaults() {
         registers.loadDefaults()
         pointer = 0
         fifo.removeAll()

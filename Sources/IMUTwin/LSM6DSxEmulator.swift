@@ -15,16 +15,16 @@ import IMUGeometry
 /// or the gyro's alone), filters beyond the noise bandwidth (ODR / 2), tap, 6D, free-fall,
 /// activity, pedometer, the machine-learning core, INT2, the sensor hub, the high-pass choice
 /// (SLOPE_FDS), low-power noise.
-public final class LSM6DSxEmulator: I2CTarget {
+public final class LSM6DSxEmulator: RegisterFileChip {
     typealias R = LSM6DSxRegisters
 
     public let interruptPin = InterruptPin(name: "INT1")
     private let input: ChipInputSource
     private let errors: SensorErrors
     private let map: LSM6DSxTwinMap
-    private var registers: RegisterFile
+    var registers: RegisterFile
     private var pointer: UInt8 = 0
-    private var lastTime: Double
+    var lastTime: Double
     private var lastTick: Int64 = 0
 
     private var gyro: [Int16] = [0, 0, 0]
@@ -125,16 +125,6 @@ public final class LSM6DSxEmulator: I2CTarget {
         updatePin(at: lastTime)
     }
 
-    public func powerOnReset(at time: Double) {
-        lastTime = time
-        registers.powerOn()
-        loadDefaults()
-    }
-
-    public func overrideIdentity(_ value: UInt8?) {
-        registers.overrideIdentity(value)
-    }
-
     public func forceFIFOOverflow() {
         guard fifoMode != 0 else { return }
         while !fifoFull { pushSample() }
@@ -157,7 +147,7 @@ public final class LSM6DSxEmulator: I2CTarget {
 
     // MARK: Registers
 
-    private func loadDefaults() {
+    func loadDefaults() {
         registers.loadDefaults()
         pointer = 0
         gyro = [0, 0, 0]

@@ -12,7 +12,7 @@ import IMUGeometry
 /// is read; the accelerometer interrupt generator (OR/AND, per-axis high/low, duration, LIR_XL);
 /// INT1_A/G routing with H_LACTIVE. Not emulated: gyro interrupt generator, INT2, 6D/4D,
 /// inactivity, decimation, filters, self-test.
-public final class LSM9DS1AccelGyroEmulator: I2CTarget {
+public final class LSM9DS1AccelGyroEmulator: RegisterFileChip {
     typealias R = LSM9DS1Registers
 
     public let interruptPin = InterruptPin(name: "INT1_A/G")
@@ -21,9 +21,9 @@ public final class LSM9DS1AccelGyroEmulator: I2CTarget {
 
     // Unchecked: touched only with the board's TwinLock held (the bus's transactions), never by two
     // accesses at once; the dynamic exclusivity check on every register read cost a tenth of the twin.
-    @exclusivity(unchecked) private var registers: RegisterFile
+    @exclusivity(unchecked) var registers: RegisterFile
     @exclusivity(unchecked) private var pointer: UInt8 = 0
-    @exclusivity(unchecked) private var lastTime: Double
+    @exclusivity(unchecked) var lastTime: Double
     @exclusivity(unchecked) private var lastTick: Int64 = 0
 
     private struct Level { var gyro: [Int16]; var accel: [Int16] }
@@ -102,16 +102,6 @@ public final class LSM9DS1AccelGyroEmulator: I2CTarget {
         updatePin(at: lastTime)
     }
 
-    public func powerOnReset(at time: Double) {
-        lastTime = time
-        registers.powerOn()
-        loadDefaults()
-    }
-
-    public func overrideIdentity(_ value: UInt8?) {
-        registers.overrideIdentity(value)
-    }
-
     public func forceFIFOOverflow() {
         guard let mode = fifoMode else { return }
         while fifo.count < fifoLimit { fifo.append(latest) }
@@ -134,7 +124,7 @@ public final class LSM9DS1AccelGyroEmulator: I2CTarget {
 
     // MARK: Registers
 
-    private func loadDefaults() {
+    func loadDefaults() {
         registers.loadDefaults()
         pointer = 0
         latest = Level(gyro: [0, 0, 0], accel: [0, 0, 0])
