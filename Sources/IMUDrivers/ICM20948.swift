@@ -164,48 +164,17 @@ public final class ICM20948: IMUDriver {
     /// The FIFO holds no magnetic field: the AK09916 (100 Hz at most) is read once a batch and
     /// its field given to the batch's samples, as on the MPU-9250.
     public func drainFIFO(into samples: inout [MotionSample]) throws(IMUDriverError) -> FIFOBatch {
-        var countBytes: UInt16 = 0
-        try withUnsafeMutableBytes(of: &countBytes) { (buffer) throws(IMUDriverError) in
-            try bus.burst(address, R.fifoCountHigh, into: buffer)
-        }
-        let now = clock.now
-        let capacity = R.fifoCapacityBytes
-        let byteCount = Int(UInt16(bigEndian: countBytes) & R.fifoCountMask)
-        guard byteCount <= capacity else {
-            throw .implausible(bus: bus.name, address: address, what: "a FIFO count of \(byteCount) bytes (it holds \(capacity))")
-        }
-        var transactions = 1
-        let period = 1 / configuration.sampleRate.hertz
-
-        // A full FIFO may have overflowed (stream mode overwrites the oldest bytes, so frames
-        // no longer line up): confirm with INT_STATUS_2, then start over.
-        if byteCount + R.fifoSampleLength > capacity {
-            let status = try bus.read(address, R.interruptStatus2)
-            transactions += 1
-            if status & R.fifoOverflowAll != 0 || byteCount >= capacity {
+        // DS §8.59–8.61: FIFO_COUNTH/L, FIFO_R_W; DS §8.15 INT_STATUS_2 FIFO_OVERFLOW_INT.
+        let row = InvenSenseFIFO(
+            countRegister: R.fifoCountHigh, countMask: R.fifoCountMask, port: R.fifoReadWrite,
+            capacityBytes: R.fifoCapacityBytes, overflowStatus: R.interruptStatus2, overflowBit: R.fifoOverflowAll)
+        return try row.drain(
+            bus: bus, address: address, clock: clock, period: 1 / configuration.sampleRate.hertz, buffer: fifoBuffer,
+            bookkeeping: &fifo, decoder: decoder, magnetometer: magnetometer,
+            reset: { () throws(IMUDriverError) -> Int in
                 try resetFIFO()
-                transactions += 2
-                let lost = fifo.overflowed(at: now, period: period, kept: 0)
-                return FIFOBatch(count: 0, dropped: max(lost, capacity / R.fifoSampleLength), transactions: transactions)
-            }
-        }
-
-        let count = byteCount / R.fifoSampleLength
-        guard count > 0 else {
-            fifo.drainedNothing(at: now)
-            return FIFOBatch(count: 0, dropped: 0, transactions: transactions)
-        }
-        let length = count * R.fifoSampleLength
-        // FIFO_R_W is a port whose address does not advance (DS §8.61).
-        transactions += try bus.readFIFOPort(address, R.fifoReadWrite, into: UnsafeMutableRawBufferPointer(rebasing: fifoBuffer[0..<length]))
-        let field = try magnetometer.readField()
-        transactions += 1
-
-        let timestamps = fifo.drained(count, at: now, period: period)
-        let frames = FIFOFrames(data: UnsafeRawBufferPointer(fifoBuffer), count: count, length: R.fifoSampleLength)
-        guard !frames.anyAllOnes else { throw .implausible(bus: bus.name, address: address, what: "a FIFO frame of all 0xFF") }
-        frames.decode(decoder, accelAt: 0, gyroAt: 6, timestamps: timestamps, field: field, into: &samples)
-        return FIFOBatch(count: count, dropped: 0, transactions: transactions)
+                return 2
+            }, into: &samples)
     }
 
     // MARK: Interrupts and power

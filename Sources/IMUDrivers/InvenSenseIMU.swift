@@ -162,53 +162,17 @@ public final class InvenSenseIMU: IMUDriver {
     /// The FIFO holds no magnetic field: on the MPU-9250 the AK8963 (100 Hz at most) is read
     /// once a batch and its field given to the batch's samples, as on the LSM9DS1.
     public func drainFIFO(into samples: inout [MotionSample]) throws(IMUDriverError) -> FIFOBatch {
-        var countBytes: UInt16 = 0
-        try withUnsafeMutableBytes(of: &countBytes) { (buffer) throws(IMUDriverError) in
-            try bus.burst(address, R.fifoCountHigh, into: buffer)
-        }
-        let now = clock.now
-        let capacity = map.fifoCapacityBytes
-        // FIFO_COUNT (RM §114–115; 13 bits on the 6500 map) never exceeds what the FIFO holds:
-        // more is not the chip talking.
-        let byteCount = Int(UInt16(bigEndian: countBytes) & map.fifoCountMask)
-        guard byteCount <= capacity else {
-            throw .implausible(bus: bus.name, address: address, what: "a FIFO count of \(byteCount) bytes (it holds \(capacity))")
-        }
-        var transactions = 1
-        let period = 1 / configuration.sampleRate.hertz
-
-        // A full FIFO may have overflowed (RM §116: the oldest bytes are overwritten, so the
-        // 12-byte frames no longer line up): confirm with INT_STATUS, then start over.
-        if byteCount + R.fifoSampleLength > capacity {
-            let status = try bus.read(address, R.interruptStatus)
-            transactions += 1
-            if status & R.interruptFIFOOverflow != 0 || byteCount >= capacity {
+        // RM §114–116: FIFO_COUNT, FIFO_R_W; RM §58 INT_STATUS FIFO_OFLOW_INT.
+        let row = InvenSenseFIFO(
+            countRegister: R.fifoCountHigh, countMask: map.fifoCountMask, port: R.fifoReadWrite,
+            capacityBytes: map.fifoCapacityBytes, overflowStatus: R.interruptStatus, overflowBit: R.interruptFIFOOverflow)
+        return try row.drain(
+            bus: bus, address: address, clock: clock, period: 1 / configuration.sampleRate.hertz, buffer: fifoBuffer,
+            bookkeeping: &fifo, decoder: decoder, magnetometer: magnetometer,
+            reset: { () throws(IMUDriverError) -> Int in
                 try bus.write(address, R.userControl, R.userFIFOEnable | R.userFIFOReset)
-                transactions += 1
-                let lost = fifo.overflowed(at: now, period: period, kept: 0)
-                return FIFOBatch(count: 0, dropped: max(lost, capacity / R.fifoSampleLength), transactions: transactions)
-            }
-        }
-
-        let count = byteCount / R.fifoSampleLength
-        guard count > 0 else {
-            fifo.drainedNothing(at: now)
-            return FIFOBatch(count: 0, dropped: 0, transactions: transactions)
-        }
-        let length = count * R.fifoSampleLength
-        // FIFO_R_W is a port whose address does not advance (RM §116).
-        transactions += try bus.readFIFOPort(address, R.fifoReadWrite, into: UnsafeMutableRawBufferPointer(rebasing: fifoBuffer[0..<length]))
-        var field: Vector3?
-        if let magnetometer {
-            field = try magnetometer.readField()
-            transactions += 1
-        }
-
-        let timestamps = fifo.drained(count, at: now, period: period)
-        let frames = FIFOFrames(data: UnsafeRawBufferPointer(fifoBuffer), count: count, length: R.fifoSampleLength)
-        guard !frames.anyAllOnes else { throw .implausible(bus: bus.name, address: address, what: "a FIFO frame of all 0xFF") }
-        frames.decode(decoder, accelAt: 0, gyroAt: 6, timestamps: timestamps, field: field, into: &samples)
-        return FIFOBatch(count: count, dropped: 0, transactions: transactions)
+                return 1
+            }, into: &samples)
     }
 
     // MARK: Interrupts and power
