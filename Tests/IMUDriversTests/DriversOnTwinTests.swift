@@ -186,25 +186,6 @@ import Testing
         #expect(board.gpio.level(of: line))
     }
 
-    /// MOT_THR/MOT_DUR (MPU-6050) and the LSM9DS1's interrupt generator compare the high-passed
-    /// acceleration with the threshold; the MPU-6500 map's wake-on-motion compares each sample
-    /// with the previous one (`MPU6500FamilyTests`).
-    @Test(arguments: [ChipModel.mpu6050, .lsm9ds1])
-    func aShakeRaisesTheMotionInterruptAndStillnessDoesNot(_ chip: ChipModel) throws {
-        for (scenario, expectMotion) in [("still", false), ("shake", true)] {
-            let (board, driver, clock) = board(chip, MotionScenarios.named(scenario)!)
-            try driver.configure(IMUSettings(accelerometerRangeG: 4, sampleRateHz: 100))
-            let line = try #require(board.interruptLines[board.profile.imus[0].address])
-            try driver.enableInterrupt(.motion(thresholdG: 0.5, durationMilliseconds: 10))
-            var seen = false
-            for _ in 0..<200 {
-                clock.advance(by: 0.01)
-                seen = seen || board.gpio.level(of: line)
-            }
-            #expect(seen == expectMotion, "\(chip.rawValue) \(scenario)")
-        }
-    }
-
     @Test func anMPU9250IsNamedNotMisread() throws {
         let clock = VirtualClock()
         let board = VirtualBoard(chip: .mpu6050, clock: clock, whoAmI: 0x71)
