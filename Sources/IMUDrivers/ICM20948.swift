@@ -121,18 +121,13 @@ public final class ICM20948: IMUDriver {
     /// DS Table 1–2: gyro start-up 35 ms, accelerometer 20 ms; then two sample periods and one
     /// magnetometer period, so the first read is a measurement.
     private func waitForFirstSample() {
-        let fieldPeriod = configuration.magnetometerRate.map { 1 / $0.hertz + 0.005 } ?? 0
-        clock.sleep(seconds: max(0.035 + 2 / configuration.sampleRate.hertz, fieldPeriod))
+        clock.sleep(seconds: configuration.firstSampleWait(gyroStartUpSeconds: 0.035))
     }
 
     // MARK: Samples
 
     public func readSample() throws(IMUDriverError) -> MotionSample {
-        var sample = try bus.readSampleSet(address, from: R.accelXHigh, length: R.sampleSetLength, clock: clock) { data, timestamp in
-            var sample = decoder.sample(data, accelAt: 0, gyroAt: 6, timestamp: timestamp)
-            sample.temperature = Double(decoder.word(data, at: 12)) / R.temperatureLSBPerDegree + R.temperatureAtZeroCelsius
-            return sample
-        }
+        var sample = try bus.readSampleSet(address, R.sampleSet, decoder: decoder, clock: clock, temperatureCelsius: R.temperatureCelsius)
         sample.magneticField = try magnetometer.readField()
         return sample
     }

@@ -6,14 +6,12 @@ import IMUGeometry
 /// 12-byte accel+gyro frames, and a stream mode that overwrites the oldest bytes when full. Each
 /// driver gives its row (registers, capacity, how it confirms and clears an overflow).
 struct InvenSenseFIFO {
-    let countRegister: UInt8
-    /// The count's bits (13 on the 6500 map and the ICM-20948).
-    let countMask: UInt16
-    let port: UInt8
-    let capacityBytes: Int
+    /// FIFO_COUNTH and the count's bits (13 on the 6500 map and the ICM-20948).
+    let countRegister: UInt8, countMask: UInt16
+    /// FIFO_R_W and what the FIFO holds.
+    let port: UInt8, capacityBytes: Int
     /// The interrupt status register and bit that confirm an overflow.
-    let overflowStatus: UInt8
-    let overflowBit: UInt8
+    let overflowStatus: UInt8, overflowBit: UInt8
     static let frameLength = 12
 
     /// One FIFO_COUNT read, then (when the FIFO is full and INT_STATUS confirms an overflow) a

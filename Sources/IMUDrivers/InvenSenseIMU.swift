@@ -129,16 +129,11 @@ public final class InvenSenseIMU: IMUDriver {
     /// reading: wait for the gyro to start (PS §6.1: 30 ms) and two sample periods (and one
     /// magnetometer period on the MPU-9250).
     private func waitForFirstSample() {
-        let fieldPeriod = configuration.magnetometerRate.map { 1 / $0.hertz + 0.005 } ?? 0
-        clock.sleep(seconds: max(0.03 + 2 / configuration.sampleRate.hertz, fieldPeriod))
+        clock.sleep(seconds: configuration.firstSampleWait(gyroStartUpSeconds: 0.03))
     }
 
     public func readSample() throws(IMUDriverError) -> MotionSample {
-        var sample = try bus.readSampleSet(address, from: R.accelXHigh, length: R.sampleSetLength, clock: clock) { data, timestamp in
-            var sample = decoder.sample(data, accelAt: 0, gyroAt: 8, timestamp: timestamp)
-            sample.temperature = map.temperatureCelsius(decoder.word(data, at: 6))
-            return sample
-        }
+        var sample = try bus.readSampleSet(address, R.sampleSet, decoder: decoder, clock: clock, temperatureCelsius: map.temperatureCelsius)
         if let magnetometer { sample.magneticField = try magnetometer.readField() }
         return sample
     }

@@ -98,18 +98,11 @@ public final class LSM6DSx: IMUDriver {
     /// Until the first conversion the output registers hold zeros: wait two accel/gyro periods
     /// and one magnetometer period.
     private func waitForFirstSample() {
-        let magnetometerPeriod = configuration.magnetometerRate.map { 1 / $0.hertz + 0.005 } ?? 0
-        clock.sleep(seconds: max(2 / configuration.sampleRate.hertz, magnetometerPeriod))
+        clock.sleep(seconds: configuration.firstSampleWait(gyroStartUpSeconds: 0))
     }
 
     public func readSample() throws(IMUDriverError) -> MotionSample {
-        var sample = try bus.readSampleSet(
-            address, from: R.temperatureLow, length: R.sampleSetLength, measuredFrom: R.gyroOffset, clock: clock
-        ) { data, timestamp in
-            var sample = decoder.sample(data, accelAt: R.accelOffset, gyroAt: R.gyroOffset, timestamp: timestamp)
-            sample.temperature = map.temperatureCelsius(RegisterBytes.littleEndianInt16(data, at: R.temperatureOffset))
-            return sample
-        }
+        var sample = try bus.readSampleSet(address, R.sampleSet, decoder: decoder, clock: clock, temperatureCelsius: map.temperatureCelsius)
         sample.magneticField = try magnetometer?.readField()
         return sample
     }

@@ -98,13 +98,7 @@ public final class LSM9DS1: IMUDriver {
     }
 
     public func readSample() throws(IMUDriverError) -> MotionSample {
-        var sample = try bus.readSampleSet(
-            address, from: R.temperatureLow, length: R.sampleSetLength, measuredFrom: R.gyroOffset, clock: clock
-        ) { data, timestamp in
-            var sample = decoder.sample(data, accelAt: R.accelOffset, gyroAt: R.gyroOffset, timestamp: timestamp)
-            sample.temperature = R.temperatureCelsius(RegisterBytes.littleEndianInt16(data, at: R.temperatureOffset))
-            return sample
-        }
+        var sample = try bus.readSampleSet(address, R.sampleSet, decoder: decoder, clock: clock, temperatureCelsius: R.temperatureCelsius)
         sample.magneticField = try readMagneticField()
         return sample
     }

@@ -87,10 +87,7 @@ enum LSM9DS1Registers {
     /// (0x18). So one burst from OUT_TEMP_L reads temperature, status, gyro and accel (15 bytes),
     /// and one burst from OUT_X_L_G of 12·n bytes reads n FIFO levels (each level is used up when
     /// OUT_Z_H_XL has been read).
-    static let sampleSetLength = 15
-    static let temperatureOffset = 0
-    static let gyroOffset = 3
-    static let accelOffset = 9
+    static let sampleSet = SampleSetLayout(register: temperatureLow, length: 15, accelAt: 9, gyroAt: 3, temperatureAt: 0)
     /// One FIFO level: gyro x, y, z then accel x, y, z.
     static let fifoSlotLength = 12
     static let fifoCapacity = 32

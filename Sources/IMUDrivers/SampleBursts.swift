@@ -5,26 +5,28 @@ import IMUGeometry
 /// one burst, the FIFO port read in bursts the bus can carry, and a FIFO batch's frames
 /// checked and decoded. Each driver passes only its facts (registers, lengths, offsets).
 extension I2CBus {
-    /// One sample set of `length` bytes (16 at most: it lives on the stack) in one burst from
-    /// `register`, handed to `decode` with the time it arrived. Refused before decoding when the
-    /// bytes from `measuredFrom` on (the accel and gyro words) are all zero, a chip not
-    /// measuring (asleep or powered down at its reset defaults: gravity alone makes one axis
-    /// non-zero), or when every byte is 0xFF (the data line floating high).
+    /// One sample set in one burst (`layout`: 16 bytes at most, on the stack), decoded with the
+    /// time it arrived and the chip's temperature formula. Refused before decoding when the
+    /// accel and gyro words are all zero, a chip not measuring (asleep or powered down at its
+    /// reset defaults: gravity alone makes one axis non-zero), or when every byte is 0xFF (the
+    /// data line floating high).
     @inline(__always)
     func readSampleSet(
-        _ address: UInt8, from register: UInt8, length: Int, measuredFrom: Int = 0, clock: any MonotonicClock,
-        decode: (UnsafeRawBufferPointer, Double) -> MotionSample
+        _ address: UInt8, _ layout: SampleSetLayout, decoder: SixAxisDecoder, clock: any MonotonicClock,
+        temperatureCelsius: (Int16) -> Double
     ) throws(IMUDriverError) -> MotionSample {
-        precondition(length <= 16, "a sample set longer than its stack buffer")
+        precondition(layout.length <= 16, "a sample set longer than its stack buffer")
         var bytes: (UInt64, UInt64) = (0, 0)
         return try withUnsafeMutableBytes(of: &bytes) { (raw) throws(IMUDriverError) -> MotionSample in
-            let buffer = UnsafeMutableRawBufferPointer(rebasing: raw[0..<length])
-            try burst(address, register, into: buffer)
+            let buffer = UnsafeMutableRawBufferPointer(rebasing: raw[0..<layout.length])
+            try burst(address, layout.register, into: buffer)
             let timestamp = clock.now
             let data = UnsafeRawBufferPointer(buffer)
-            guard data[measuredFrom...].contains(where: { $0 != 0 }) else { throw .notMeasuring(bus: name, address: address) }
+            guard data[layout.measuredFrom...].contains(where: { $0 != 0 }) else { throw .notMeasuring(bus: name, address: address) }
             guard !RegisterBytes.allOnes(data) else { throw .implausible(bus: name, address: address, what: "all 0xFF") }
-            return decode(data, timestamp)
+            var sample = decoder.sample(data, accelAt: layout.accelAt, gyroAt: layout.gyroAt, timestamp: timestamp)
+            sample.temperature = temperatureCelsius(decoder.word(data, at: layout.temperatureAt))
+            return sample
         }
     }
 
@@ -47,6 +49,28 @@ extension I2CBus {
             reads += 1
         }
         return reads
+    }
+}
+
+/// Where one sample-set burst's words sit (each chip's row is in its register table): the
+/// first register, the length, and the offsets of the accel, gyro and temperature words.
+struct SampleSetLayout {
+    let register: UInt8
+    let length: Int
+    let accelAt: Int
+    let gyroAt: Int
+    let temperatureAt: Int
+    /// From here on the bytes are accel and gyro words (before it, the temperature at most).
+    var measuredFrom: Int { min(accelAt, gyroAt) }
+}
+
+extension IMUConfiguration {
+    /// How long after configuring or waking until the output registers hold a measurement (until
+    /// then they hold zeros, which must not pass for a reading): the gyro's start-up, two sample
+    /// periods, and one magnetometer period (plus 5 ms) where there is one.
+    func firstSampleWait(gyroStartUpSeconds: Double) -> Double {
+        let fieldPeriod = magnetometerRate.map { 1 / $0.hertz + 0.005 } ?? 0
+        return max(gyroStartUpSeconds + 2 / sampleRate.hertz, fieldPeriod)
     }
 }
 
