@@ -10,7 +10,7 @@ import IMUGeometry
 /// protection (once ST1 or a data register has been read, new data wait until ST2 is read),
 /// HOFL, its own axes (PS9 §9.1: x = accel y, y = accel x, z = −accel z), auto-increment as in
 /// Table 2. Not emulated: self-test, external trigger, I2CDIS, SPI.
-public final class AK8963Emulator: RegisterFileChip {
+public final class AK8963Emulator: RegisterFileChip, AKMagnetometerDie {
     typealias R = AK8963Registers
 
     private let input: ChipInputSource
@@ -21,14 +21,10 @@ public final class AK8963Emulator: RegisterFileChip {
     public var reachable: () -> Bool = { true }
 
     var registers: RegisterFile
-    private var pointer: UInt8 = 0
+    var pointer: UInt8 = 0
     var lastTime: Double
-    private var lastTick: Int64 = 0
-    private var singleDue: Double?
-    /// A read of ST1 or the data has begun and ST2 has not been read yet.
-    private var protected = false
-    /// A measurement made while protected, stored when ST2 is read.
-    private var pending: (values: [Int16], overflow: Bool)?
+    /// When measurements are due, and data protection (a read of ST1 or the data begins it).
+    private var cycle = AKMeasurementCycle()
 
     public init(
         input: @escaping ChipInputSource, errors: SensorErrors, whoAmI: UInt8,
@@ -60,35 +56,14 @@ public final class AK8963Emulator: RegisterFileChip {
     public func catchUp(to time: Double) {
         guard time > lastTime else { return }
         defer { lastTime = time }
-        if let due = singleDue, time >= due {
-            measure(at: due)
-            singleDue = nil
+        let due = cycle.due(at: time, rateHz: sampleRateHz)
+        if let single = due.single {
+            measure(at: single)
             registers[R.control1] &= ~0x0F  // back to power-down after a single measurement
-        }
-        let rate = sampleRateHz
-        guard rate > 0 else { return }
-        let target = Int64((time * rate).rounded(.down))
-        if target > lastTick {
+        } else if let next = due.continuous {
             // Measurements nobody read in between are skipped data: DOR (the newest is kept).
-            if target > lastTick + 1 && registers[R.status1] & R.dataReady != 0 { registers[R.status1] |= R.dataOverrun }
-            measure(at: Double(target) / rate)
-            lastTick = target
-        }
-    }
-
-    public func write(_ bytes: UnsafeRawBufferPointer) {
-        guard let first = bytes.first else { return }
-        pointer = first
-        for byte in bytes.dropFirst() {
-            store(byte, at: pointer)
-            pointer = R.next(after: pointer)
-        }
-    }
-
-    public func read(into buffer: UnsafeMutableRawBufferPointer) {
-        for i in 0..<buffer.count {
-            buffer[i] = load(pointer)
-            pointer = R.next(after: pointer)
+            if due.skipped && registers[R.status1] & R.dataReady != 0 { registers[R.status1] |= R.dataOverrun }
+            measure(at: next)
         }
     }
 
@@ -97,31 +72,25 @@ public final class AK8963Emulator: RegisterFileChip {
     func loadDefaults() {
         registers.loadDefaults()
         pointer = 0
-        singleDue = nil
-        protected = false
-        pending = nil
+        cycle.reset()
     }
 
-    private func load(_ register: UInt8) -> UInt8 {
+    func load(_ register: UInt8) -> UInt8 {
         switch register {
         case R.deviceID:
             return registers.identity
         case R.status1:
-            protected = true
+            cycle.beginRead()
             return registers[register]
         case R.xLow...R.zHigh:
-            protected = true
+            cycle.beginRead()
             registers[R.status1] &= ~(R.dataReady | R.dataOverrun)
             return registers[register]
         case R.status2:
             // Reading ST2 ends the data read: DRDY and DOR clear, held data are released.
             let value = registers[register]
             registers[R.status1] &= ~(R.dataReady | R.dataOverrun)
-            protected = false
-            if let pending {
-                self.pending = nil
-                show(pending.values, overflow: pending.overflow)
-            }
+            if let held = cycle.endRead() { show(held.values, overflow: held.overflow) }
             return value
         case R.sensitivityX...R.sensitivityZ:
             // Table 2: readable only in fuse ROM access mode; elsewhere "read data is not correct".
@@ -132,13 +101,14 @@ public final class AK8963Emulator: RegisterFileChip {
         }
     }
 
-    private func store(_ value: UInt8, at register: UInt8) {
+    func register(after register: UInt8) -> UInt8 { R.next(after: register) }
+
+    func store(_ value: UInt8, at register: UInt8) {
         switch register {
         case R.control1:
             registers[register] = value & 0x1F
-            let rate = sampleRateHz
-            if rate > 0 { lastTick = Int64((lastTime * rate).rounded(.down)) }
-            singleDue = value & 0x0F == R.modeSingle ? lastTime + R.singleMeasurementSeconds : nil
+            cycle.modeWritten(
+                at: lastTime, rateHz: sampleRateHz, single: value & 0x0F == R.modeSingle, singleSeconds: R.singleMeasurementSeconds)
         case R.control2:
             if value & R.softReset != 0 { loadDefaults() }  // SRST clears itself
         case R.selfTest, R.i2cDisable:
@@ -162,11 +132,7 @@ public final class AK8963Emulator: RegisterFileChip {
         let values = (0..<3).map { Raw.int16(max(-limit, min(limit, measured[$0] / (lsb * adjust[$0])))) }
         let overflow = abs(measured.x) + abs(measured.y) + abs(measured.z) > R.overflowMicrotesla
         if registers[R.status1] & R.dataReady != 0 { registers[R.status1] |= R.dataOverrun }
-        if protected {
-            pending = (values, overflow)
-        } else {
-            show(values, overflow: overflow)
-        }
+        if let shown = cycle.measured(values, overflow: overflow) { show(shown.values, overflow: shown.overflow) }
         registers[R.status1] |= R.dataReady
     }
 

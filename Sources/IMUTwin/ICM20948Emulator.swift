@@ -17,7 +17,7 @@ import IMUGeometry
 /// (ACCEL_INTEL_CTRL, ACCEL_WOM_THR), and the I²C bypass the AK09916 sits behind. Not emulated:
 /// the DMP, the I²C master (bank 3), self-test and offsets (bank 1), FSYNC, averaging in
 /// low-power mode. Assumed (the DS does not say): an empty FIFO reads its last byte again.
-public final class ICM20948Emulator: RegisterFileChip {
+public final class ICM20948Emulator: RegisterFileChip, RegisterPointerChip {
     typealias R = ICM20948Registers
 
     public let interruptPin = InterruptPin(name: "INT1")
@@ -29,7 +29,7 @@ public final class ICM20948Emulator: RegisterFileChip {
     /// Banks 1–3 (index 0 unused).
     private var banks: [[UInt8]] = []
     private var bank: Int = 0
-    private var pointer: UInt8 = 0
+    var pointer: UInt8 = 0
     private var fifo = ByteFIFO(capacity: R.fifoCapacityBytes)
     private var lastFIFOByte: UInt8 = 0
     private var latchedFIFOCount: UInt16 = 0
@@ -109,14 +109,13 @@ public final class ICM20948Emulator: RegisterFileChip {
         lastTick = target
     }
 
-    public func write(_ bytes: UnsafeRawBufferPointer) {
-        guard let first = bytes.first else { return }
-        pointer = first & 0x7F
-        for byte in bytes.dropFirst() {
-            store(byte, at: pointer)
-            if !(bank == 0 && pointer == R.fifoReadWrite) { pointer = (pointer &+ 1) & 0x7F }
-        }
+    /// DS §8.61: FIFO_R_W (bank 0) is a port that does not advance; other registers auto-increment.
+    func register(after register: UInt8) -> UInt8 {
+        bank == 0 && register == R.fifoReadWrite ? register : (register &+ 1) & 0x7F
     }
+
+    /// A write transaction's first byte: its 7 low bits are the register.
+    func register(addressedBy byte: UInt8) -> UInt8 { byte & 0x7F }
 
     public func read(into buffer: UnsafeMutableRawBufferPointer) {
         for i in 0..<buffer.count {
@@ -194,7 +193,7 @@ public final class ICM20948Emulator: RegisterFileChip {
         }
     }
 
-    private func store(_ value: UInt8, at register: UInt8) {
+    func store(_ value: UInt8, at register: UInt8) {
         let rateBefore = sampleRateHz
         let wasAsleep = isAsleep
         if register == R.bankSelect {

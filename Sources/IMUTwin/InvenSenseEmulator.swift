@@ -18,7 +18,7 @@ import IMUGeometry
 /// FIFO with a 13-bit count, its temperature formula, and the I²C bypass the AK8963 sits behind.
 public typealias MPU6050Emulator = InvenSenseEmulator
 
-public final class InvenSenseEmulator: RegisterFileChip {
+public final class InvenSenseEmulator: RegisterFileChip, RegisterPointerChip {
     typealias R = MPU6050Registers
     typealias R65 = MPU6500Registers
 
@@ -28,7 +28,7 @@ public final class InvenSenseEmulator: RegisterFileChip {
     private let errors: SensorErrors
 
     var registers: RegisterFile
-    private var pointer: UInt8 = 0
+    var pointer: UInt8 = 0
     private var fifo: ByteFIFO
     private var lastFIFOByte: UInt8 = 0
     private var latchedFIFOCount: UInt16 = 0
@@ -123,14 +123,13 @@ public final class InvenSenseEmulator: RegisterFileChip {
         lastTick = target
     }
 
-    public func write(_ bytes: UnsafeRawBufferPointer) {
-        guard let first = bytes.first else { return }
-        pointer = first & 0x7F
-        for byte in bytes.dropFirst() {
-            store(byte, at: pointer)
-            if pointer != R.fifoReadWrite { pointer = (pointer &+ 1) & 0x7F }
-        }
+    /// RM §4.31: FIFO_R_W is a port that does not advance; every other register auto-increments.
+    func register(after register: UInt8) -> UInt8 {
+        register == R.fifoReadWrite ? register : (register &+ 1) & 0x7F
     }
+
+    /// A write transaction's first byte: its 7 low bits are the register.
+    func register(addressedBy byte: UInt8) -> UInt8 { byte & 0x7F }
 
     public func read(into buffer: UnsafeMutableRawBufferPointer) {
         if pointer == R.fifoReadWrite {
@@ -208,7 +207,7 @@ public final class InvenSenseEmulator: RegisterFileChip {
         }
     }
 
-    private func store(_ value: UInt8, at register: UInt8) {
+    func store(_ value: UInt8, at register: UInt8) {
         let rateBefore = sampleRateHz
         let wasAsleep = isAsleep
         switch register {

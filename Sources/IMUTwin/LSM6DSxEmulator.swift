@@ -15,7 +15,7 @@ import IMUGeometry
 /// or the gyro's alone), filters beyond the noise bandwidth (ODR / 2), tap, 6D, free-fall,
 /// activity, pedometer, the machine-learning core, INT2, the sensor hub, the high-pass choice
 /// (SLOPE_FDS), low-power noise.
-public final class LSM6DSxEmulator: RegisterFileChip {
+public final class LSM6DSxEmulator: RegisterFileChip, RegisterPointerChip {
     typealias R = LSM6DSxRegisters
 
     public let interruptPin = InterruptPin(name: "INT1")
@@ -23,7 +23,7 @@ public final class LSM6DSxEmulator: RegisterFileChip {
     private let errors: SensorErrors
     private let map: LSM6DSxTwinMap
     var registers: RegisterFile
-    private var pointer: UInt8 = 0
+    var pointer: UInt8 = 0
     var lastTime: Double
     private var lastTick: Int64 = 0
 
@@ -107,14 +107,13 @@ public final class LSM6DSxEmulator: RegisterFileChip {
         lastTick = target
     }
 
-    public func write(_ bytes: UnsafeRawBufferPointer) {
-        guard let first = bytes.first else { return }
-        pointer = first & 0x7F
-        for byte in bytes.dropFirst() {
-            store(byte, at: pointer)
-            if registers[R.control3] & R.addressIncrement != 0 { pointer = (pointer &+ 1) & 0x7F }
-        }
+    /// CTRL3_C IF_INC decides whether a burst moves on.
+    func register(after register: UInt8) -> UInt8 {
+        registers[R.control3] & R.addressIncrement != 0 ? (register &+ 1) & 0x7F : register
     }
+
+    /// A write transaction's first byte: its 7 low bits are the register.
+    func register(addressedBy byte: UInt8) -> UInt8 { byte & 0x7F }
 
     public func read(into buffer: UnsafeMutableRawBufferPointer) {
         for i in 0..<buffer.count {
@@ -248,7 +247,7 @@ public final class LSM6DSxEmulator: RegisterFileChip {
         }
     }
 
-    private func store(_ value: UInt8, at register: UInt8) {
+    func store(_ value: UInt8, at register: UInt8) {
         guard R.writable.contains(register) else { return }
         let rateBefore = sampleRateHz
         registers[register] = value

@@ -12,7 +12,7 @@ import IMUGeometry
 /// is read; the accelerometer interrupt generator (OR/AND, per-axis high/low, duration, LIR_XL);
 /// INT1_A/G routing with H_LACTIVE. Not emulated: gyro interrupt generator, INT2, 6D/4D,
 /// inactivity, decimation, filters, self-test.
-public final class LSM9DS1AccelGyroEmulator: RegisterFileChip {
+public final class LSM9DS1AccelGyroEmulator: RegisterFileChip, RegisterPointerChip {
     typealias R = LSM9DS1Registers
 
     public let interruptPin = InterruptPin(name: "INT1_A/G")
@@ -22,7 +22,7 @@ public final class LSM9DS1AccelGyroEmulator: RegisterFileChip {
     // Unchecked: touched only with the board's TwinLock held (the bus's transactions), never by two
     // accesses at once; the dynamic exclusivity check on every register read cost a tenth of the twin.
     @exclusivity(unchecked) var registers: RegisterFile
-    @exclusivity(unchecked) private var pointer: UInt8 = 0
+    @exclusivity(unchecked) var pointer: UInt8 = 0
     @exclusivity(unchecked) var lastTime: Double
     @exclusivity(unchecked) private var lastTick: Int64 = 0
 
@@ -83,15 +83,13 @@ public final class LSM9DS1AccelGyroEmulator: RegisterFileChip {
         lastTick = target
     }
 
-    public func write(_ bytes: UnsafeRawBufferPointer) {
-        guard let first = bytes.first else { return }
-        // §5.1.1: the 7 LSBs are the address; CTRL_REG8's IF_ADD_INC (not the MSB) decides increment.
-        pointer = first & 0x7F
-        for byte in bytes.dropFirst() {
-            store(byte, at: pointer)
-            if registers[Int(R.control8)] & R.addressIncrement != 0 { pointer = (pointer &+ 1) & 0x7F }
-        }
+    /// §5.1.1: the 7 LSBs are the address; CTRL_REG8's IF_ADD_INC (not the MSB) decides increment.
+    func register(after register: UInt8) -> UInt8 {
+        registers[Int(R.control8)] & R.addressIncrement != 0 ? (register &+ 1) & 0x7F : register
     }
+
+    /// A write transaction's first byte: its 7 low bits are the register.
+    func register(addressedBy byte: UInt8) -> UInt8 { byte & 0x7F }
 
     public func read(into buffer: UnsafeMutableRawBufferPointer) {
         for i in 0..<buffer.count {
@@ -183,7 +181,7 @@ public final class LSM9DS1AccelGyroEmulator: RegisterFileChip {
         }
     }
 
-    private func store(_ value: UInt8, at register: UInt8) {
+    func store(_ value: UInt8, at register: UInt8) {
         guard R.accelGyroWritable.contains(register) else { return }
         let rateBefore = sampleRateHz
         registers[Int(register)] = value

@@ -1,0 +1,41 @@
+/// A target whose write transactions move one register pointer, written once: the first byte
+/// sets the pointer, each further byte is stored there and the pointer moves on by the chip's
+/// own rule (auto-increment, a FIFO port that does not advance, a wrap). Each chip gives its
+/// rule and what a store does.
+protocol RegisterPointerChip: I2CTarget {
+    var pointer: UInt8 { get set }
+    /// The register a write's first byte addresses.
+    func register(addressedBy byte: UInt8) -> UInt8
+    /// Where the pointer goes after `register` in a burst.
+    func register(after register: UInt8) -> UInt8
+    func store(_ value: UInt8, at register: UInt8)
+}
+
+extension RegisterPointerChip {
+    public func write(_ bytes: UnsafeRawBufferPointer) {
+        guard let first = bytes.first else { return }
+        pointer = register(addressedBy: first)
+        for byte in bytes.dropFirst() {
+            store(byte, at: pointer)
+            pointer = register(after: pointer)
+        }
+    }
+}
+
+/// A magnetometer die whose reads follow the same pointer rule as its writes (the AKM dies:
+/// AK8963, AK09916), so its read transaction is written once too.
+protocol AKMagnetometerDie: RegisterPointerChip {
+    func load(_ register: UInt8) -> UInt8
+}
+
+extension AKMagnetometerDie {
+    public func read(into buffer: UnsafeMutableRawBufferPointer) {
+        for i in 0..<buffer.count {
+            buffer[i] = load(pointer)
+            pointer = register(after: pointer)
+        }
+    }
+
+    /// The AKM dies take the whole byte as the register address.
+    func register(addressedBy byte: UInt8) -> UInt8 { byte }
+}
