@@ -169,10 +169,7 @@ public final class LSM6DSxEmulator: RegisterFileChip, RegisterPointerChip {
         overrun = false
     }
 
-    private func byte(_ value: Int16, high: Bool) -> UInt8 {
-        let (low, hi) = Raw.littleEndian(value)
-        return high != bigEndian ? hi : low
-    }
+    private func byte(_ value: Int16, high: Bool) -> UInt8 { Raw.byte(value, high: high, bigEndian: bigEndian) }
 
     private func load(_ register: UInt8) -> UInt8 {
         switch register {

@@ -143,10 +143,7 @@ public final class LSM9DS1AccelGyroEmulator: RegisterFileChip, RegisterPointerCh
     /// (An empty FIFO first: that is the usual case, and cheaper to see than the FIFO's mode.)
     private var shown: Level { fifo.isEmpty || fifoMode == nil ? latest : fifo[0] }
 
-    private func pair(_ value: Int16, high: Bool) -> UInt8 {
-        let (low, hi) = Raw.littleEndian(value)
-        return high != bigEndian ? hi : low
-    }
+    private func pair(_ value: Int16, high: Bool) -> UInt8 { Raw.byte(value, high: high, bigEndian: bigEndian) }
 
     private func load(_ register: UInt8) -> UInt8 {
         switch register {

@@ -87,20 +87,6 @@ import Testing
         #expect(driver.configuration.magnetometerRate?.hertz == 100)
     }
 
-    /// Bank switching stays out of the per-sample path: a sample set is two transactions (the
-    /// 14-byte burst, one burst ST1…ST2 on the AK09916), none of them a REG_BANK_SEL write.
-    @Test func twoTransactionsPerSampleSetAndNoBankSwitch() throws {
-        let (board, driver, clock) = twin()
-        try driver.configure(IMUSettings(sampleRateHz: 100))
-        board.bus.resetTransactionCounts()
-        for _ in 0..<50 {
-            _ = try driver.readSample()
-            clock.advance(by: 0.01)
-        }
-        #expect(board.bus.transactionCount == 100)
-        #expect(board.bus.transactionCount(for: 0x0C) == 50)
-    }
-
     // MARK: Readings
 
     /// Lying still: |acc| = 1 g, the field the scenario's (perfect parts), the temperature the twin's.

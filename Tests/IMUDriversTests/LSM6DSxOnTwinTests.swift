@@ -33,18 +33,6 @@ import Testing
         #expect(board.bus.transactionCount == 200)
     }
 
-    /// The LIS3MDL's field, through its own sensitivity (6842 LSB/gauss at ±4 gauss, not the
-    /// LSM9DS1's 0.14 mgauss/LSB), comes out as the field at the chip in every pose.
-    @Test(arguments: chips, [Pose.faceUp, .upright, .landscapeLeft, .onBack])
-    func theLIS3MDLReadsTheFieldInTheAccelGyroAxes(_ chip: ChipModel, _ pose: Pose) throws {
-        let (board, driver, clock) = board(chip, PoseScenario(pose), errors: .perfect)
-        try driver.configure(IMUSettings(sampleRateHz: 104, magnetometerRangeGauss: 4))
-        clock.advance(by: 0.1)
-        let field = try #require(try driver.readSample().magneticField)
-        let truth = board.deviceTruthNow.magneticFieldMicrotesla
-        #expect((field - truth).length < 0.05, "read \(field), truth \(truth)")
-    }
-
     /// Each range's sensitivity (DS Table 3): the same field at ±4 and ±16 gauss.
     @Test func everyLIS3MDLRangeReadsTheSameField() throws {
         var fields: [Vector3] = []

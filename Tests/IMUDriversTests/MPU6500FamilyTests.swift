@@ -141,19 +141,6 @@ import Testing
         #expect(try chip.readSample().magneticField == good)
     }
 
-    /// A sample set is two transactions: the 14-byte burst and one burst ST1…ST2 on the AK8963.
-    @Test func twoTransactionsPerMPU9250SampleSet() throws {
-        let (board, driver, clock) = twin(.mpu9250)
-        try driver.configure(IMUSettings(sampleRateHz: 100))
-        board.bus.resetTransactionCounts()
-        for _ in 0..<50 {
-            _ = try driver.readSample()
-            clock.advance(by: 0.01)
-        }
-        #expect(board.bus.transactionCount == 100)
-        #expect(board.bus.transactionCount(for: 0x0C) == 50)
-    }
-
     // MARK: Against the twin
 
     /// Lying still: |acc| ≈ 1 g, and the field is the Earth's field of the scenario (within the
