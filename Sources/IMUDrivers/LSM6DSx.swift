@@ -25,7 +25,7 @@ public final class LSM6DSx: IMUDriver {
 
     private typealias R = LSM6DSxRegisters
     private let map: LSM6DSxMap
-    private var magnetometer: LIS3MDL?
+    private var magnetometer: STMagnetometer?
     private var decoder = SixAxisDecoder(order: .littleEndian)
     /// CTRL1_XL and CTRL2_G as configured, to restore them after `sleep()`.
     private var accelControl: UInt8 = 0
@@ -41,7 +41,7 @@ public final class LSM6DSx: IMUDriver {
         self.bus = bus
         self.address = address
         self.magnetometerAddress = magnetometerAddress
-        self.magnetometer = magnetometerAddress.map { LIS3MDL(bus: bus, address: $0) }
+        self.magnetometer = magnetometerAddress.map { STMagnetometer(bus: bus, address: $0, map: LIS3MDLRegisters.map) }
         self.clock = clock
         let bytes: Int
         switch map.fifo {

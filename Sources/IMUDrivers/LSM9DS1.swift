@@ -19,7 +19,7 @@ public final class LSM9DS1: IMUDriver {
 
     private typealias R = LSM9DS1Registers
     private var decoder = SixAxisDecoder(order: .littleEndian)
-    private var magnetometerMicroteslaPerLSB = 0.0
+    private var magnetometer: STMagnetometer
     /// CTRL_REG1_G and CTRL_REG6_XL as configured, to restore them after `sleep()`.
     private var gyroControl: UInt8 = 0
     private var accelControl: UInt8 = 0
@@ -32,6 +32,7 @@ public final class LSM9DS1: IMUDriver {
         self.address = address
         self.magnetometerAddress = magnetometerAddress
         self.clock = clock
+        magnetometer = STMagnetometer(bus: bus, address: magnetometerAddress, map: R.magnetometerMap)
         configuration = IMUConfiguration(
             accelerometerScale: R.accelScales[0], gyroscopeScale: R.gyroScales[0],
             sampleRate: R.sampleRates[0], lowPassBandwidthHz: nil,
@@ -50,7 +51,7 @@ public final class LSM9DS1: IMUDriver {
     public func configure(_ settings: IMUSettings) throws(IMUDriverError) {
         try verifyIdentity()
         try bus.write(address, R.control8, R.control8Reset)
-        try bus.write(magnetometerAddress, R.magnetometerControl2, R.magnetometerSoftReset)
+        try magnetometer.softReset()
         clock.sleep(seconds: 0.01)
 
         let rate = R.sampleRates.nearest(settings.sampleRateHz)
@@ -69,12 +70,7 @@ public final class LSM9DS1: IMUDriver {
         try bus.write(address, R.accelControl6, accelControl)
         try bus.write(address, R.gyroControl1, gyroControl)
 
-        try bus.write(
-            magnetometerAddress, R.magnetometerControl1,
-            R.magnetometerRate.replacing(fieldRate.code, in: R.magnetometerUltraHighPerformanceXY))
-        try bus.write(magnetometerAddress, R.magnetometerControl2, R.magnetometerFullScale.replacing(fieldScale.code, in: 0))
-        try bus.write(magnetometerAddress, R.magnetometerControl4, R.magnetometerUltraHighPerformanceZ)
-        try bus.write(magnetometerAddress, R.magnetometerControl3, R.magnetometerContinuous)
+        try magnetometer.configure(rate: fieldRate, scale: fieldScale)
 
         configuration = IMUConfiguration(
             accelerometerScale: accel, gyroscopeScale: gyro, sampleRate: rate,
@@ -94,7 +90,7 @@ public final class LSM9DS1: IMUDriver {
 
     private func applyConversion() {
         decoder.apply(configuration)
-        magnetometerMicroteslaPerLSB = (configuration.magnetometerScale?.sensitivity ?? 0) * R.microteslaPerGauss
+        magnetometer.use(configuration.magnetometerScale)
     }
 
     public func readSample() throws(IMUDriverError) -> MotionSample {
@@ -105,21 +101,7 @@ public final class LSM9DS1: IMUDriver {
 
     /// One 6-byte burst from the magnetometer, in µT, turned into the accel/gyro axes.
     public func readMagneticField() throws(IMUDriverError) -> Vector3 {
-        var bytes: UInt64 = 0
-        let field = try withUnsafeMutableBytes(of: &bytes) { (raw) throws(IMUDriverError) -> Vector3 in
-            let buffer = UnsafeMutableRawBufferPointer(rebasing: raw[0..<6])
-            try bus.burst(magnetometerAddress, R.magnetometerXLow | R.magnetometerAutoIncrement, into: buffer)
-            let data = UnsafeRawBufferPointer(buffer)
-            guard !RegisterBytes.allOnes(data) else {
-                throw .implausible(bus: bus.name, address: magnetometerAddress, what: "a magnetic field of all 0xFF")
-            }
-            let s = R.magnetometerAxisSigns
-            return Vector3(
-                s.x * Double(RegisterBytes.littleEndianInt16(data, at: 0)),
-                s.y * Double(RegisterBytes.littleEndianInt16(data, at: 2)),
-                s.z * Double(RegisterBytes.littleEndianInt16(data, at: 4))) * magnetometerMicroteslaPerLSB
-        }
-        return field
+        try magnetometer.readField()
     }
 
     // MARK: FIFO
@@ -208,7 +190,7 @@ public final class LSM9DS1: IMUDriver {
         try bus.write(address, R.int1Control, 0)
         try bus.write(address, R.gyroControl1, 0)
         try bus.write(address, R.accelControl6, R.accelRate.replacing(rate.code, in: accelControl))
-        try bus.write(magnetometerAddress, R.magnetometerControl3, R.magnetometerPowerDown)
+        try magnetometer.powerDown()
         try configureMotionInterrupt(thresholdG: thresholdG, durationMilliseconds: durationMilliseconds, rateHz: rate.hertz)
         try bus.update(address, R.latchAccelInterrupt, to: 1)
         _ = try bus.read(address, R.interruptSourceAccel)  // nothing pending from before the watch
@@ -246,13 +228,13 @@ public final class LSM9DS1: IMUDriver {
     public func sleep() throws(IMUDriverError) {
         try bus.write(address, R.gyroControl1, 0)
         try bus.write(address, R.accelControl6, 0)
-        try bus.write(magnetometerAddress, R.magnetometerControl3, R.magnetometerPowerDown)
+        try magnetometer.powerDown()
     }
 
     public func wake() throws(IMUDriverError) {
         try bus.write(address, R.accelControl6, accelControl)
         try bus.write(address, R.gyroControl1, gyroControl)
-        try bus.write(magnetometerAddress, R.magnetometerControl3, R.magnetometerContinuous)
+        try magnetometer.resume()
         waitForFirstSample()
     }
 }
