@@ -96,17 +96,10 @@ public final class ICM20948Emulator: RegisterFileChip, RegisterPointerChip {
         defer { lastTime = time }
         let rate = sampleRateHz
         if isAsleep || rate == 0 { return }
-        let target = Int64((time * rate).rounded(.down))
-        guard target > lastTick else { return }
-        var first = lastTick + 1
-        if target - first >= Self.maximumCatchUpSamples {
-            first = target - Self.maximumCatchUpSamples + 1
-            if fifoCollecting { raise(status2: R.fifoOverflow, at: Double(first) / rate) }
-        }
-        for tick in first...target {
-            produceSample(tick: tick, rate: rate)
-        }
-        lastTick = target
+        guard let due = SampleGrid.due(after: lastTick, at: time, rateHz: rate, limit: Self.maximumCatchUpSamples) else { return }
+        if due.skipped, fifoCollecting { raise(status2: R.fifoOverflow, at: Double(due.first) / rate) }
+        for tick in due.first...due.last { produceSample(tick: tick, rate: rate) }
+        lastTick = due.last
     }
 
     /// DS §8.61: FIFO_R_W (bank 0) is a port that does not advance; other registers auto-increment.

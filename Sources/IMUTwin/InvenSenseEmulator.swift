@@ -110,17 +110,10 @@ public final class InvenSenseEmulator: RegisterFileChip, RegisterPointerChip {
         defer { lastTime = time }
         if isAsleep { return }
         let rate = sampleRateHz
-        let target = Int64((time * rate).rounded(.down))
-        guard target > lastTick else { return }
-        var first = lastTick + 1
-        if target - first >= Self.maximumCatchUpSamples {
-            first = target - Self.maximumCatchUpSamples + 1
-            if fifoCollecting { raise(R.fifoOverflowInterrupt, at: Double(first) / rate) }
-        }
-        for tick in first...target {
-            produceSample(tick: tick, rate: rate)
-        }
-        lastTick = target
+        guard let due = SampleGrid.due(after: lastTick, at: time, rateHz: rate, limit: Self.maximumCatchUpSamples) else { return }
+        if due.skipped, fifoCollecting { raise(R.fifoOverflowInterrupt, at: Double(due.first) / rate) }
+        for tick in due.first...due.last { produceSample(tick: tick, rate: rate) }
+        lastTick = due.last
     }
 
     /// RM §4.31: FIFO_R_W is a port that does not advance; every other register auto-increments.

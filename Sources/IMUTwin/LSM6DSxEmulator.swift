@@ -99,12 +99,10 @@ public final class LSM6DSxEmulator: RegisterFileChip, RegisterPointerChip {
         defer { lastTime = time }
         let rate = sampleRateHz
         guard rate > 0 else { return }
-        let target = Int64((time * rate).rounded(.down))
-        guard target > lastTick else { return }
-        let first = max(lastTick + 1, target - maximumCatchUpSamples + 1)
-        if first > lastTick + 1, fifoMode == 0x06 { overrun = true }
-        for tick in first...target { produceSample(tick: tick, rate: rate) }
-        lastTick = target
+        guard let due = SampleGrid.due(after: lastTick, at: time, rateHz: rate, limit: maximumCatchUpSamples) else { return }
+        if due.skipped, fifoMode == 0x06 { overrun = true }
+        for tick in due.first...due.last { produceSample(tick: tick, rate: rate) }
+        lastTick = due.last
     }
 
     /// CTRL3_C IF_INC decides whether a burst moves on.

@@ -75,12 +75,10 @@ public final class LSM9DS1AccelGyroEmulator: RegisterFileChip, RegisterPointerCh
         defer { lastTime = time }
         let rate = sampleRateHz
         guard rate > 0 else { return }
-        let target = Int64((time * rate).rounded(.down))
-        guard target > lastTick else { return }
-        let first = max(lastTick + 1, target - Self.maximumCatchUpSamples + 1)
-        if first > lastTick + 1, fifoMode != nil { overrun = overrun || fifoMode == .continuous }
-        for tick in first...target { produceSample(tick: tick, rate: rate) }
-        lastTick = target
+        guard let due = SampleGrid.due(after: lastTick, at: time, rateHz: rate, limit: Self.maximumCatchUpSamples) else { return }
+        if due.skipped, fifoMode != nil { overrun = overrun || fifoMode == .continuous }
+        for tick in due.first...due.last { produceSample(tick: tick, rate: rate) }
+        lastTick = due.last
     }
 
     /// §5.1.1: the 7 LSBs are the address; CTRL_REG8's IF_ADD_INC (not the MSB) decides increment.
