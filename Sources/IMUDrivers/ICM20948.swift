@@ -11,7 +11,7 @@ import IMUGeometry
 /// A sample set costs two transactions: one 14-byte burst from ACCEL_XOUT_H (accel, gyro,
 /// temperature) and one 9-byte burst ST1…ST2 on the AK09916. A FIFO drain costs one
 /// FIFO_COUNT read, the FIFO port's bursts and one magnetometer burst.
-public final class ICM20948: IMUDriver {
+public final class ICM20948: InvenSenseFIFODriver {
     public let bus: any I2CBus
     public let address: UInt8
     public let clock: any MonotonicClock
@@ -20,14 +20,14 @@ public final class ICM20948: IMUDriver {
     public private(set) var configuration: IMUConfiguration
 
     private typealias R = ICM20948Registers
-    private var decoder = SixAxisDecoder(order: .bigEndian)
+    private(set) var decoder = SixAxisDecoder(order: .bigEndian)
     private let magnetometer: AKMagnetometer
     /// The bank REG_BANK_SEL holds, as far as this driver knows (nil: not known, write it).
     private var selectedBank: UInt8?
     /// ACCEL_SMPLRT_DIV as configured (the motion watch changes it and restores it).
     private var accelDivider = 0
-    private var fifo = FIFOBookkeeping()
-    private let fifoBuffer: UnsafeMutableRawBufferPointer
+    var fifo = FIFOBookkeeping()
+    let fifoBuffer: UnsafeMutableRawBufferPointer
 
     /// The ICM-20948 at `address` (0x68, or 0x69 with AD0 high), its AK09916 at
     /// `magnetometerAddress` (0x0C, behind the bypass).
@@ -156,20 +156,18 @@ public final class ICM20948: IMUDriver {
         try write0(R.fifoReset, 0)
     }
 
-    /// The FIFO holds no magnetic field: the AK09916 (100 Hz at most) is read once a batch and
-    /// its field given to the batch's samples, as on the MPU-9250.
-    public func drainFIFO(into samples: inout [MotionSample]) throws(IMUDriverError) -> FIFOBatch {
-        // DS §8.59–8.61: FIFO_COUNTH/L, FIFO_R_W; DS §8.15 INT_STATUS_2 FIFO_OVERFLOW_INT.
-        let row = InvenSenseFIFO(
+    /// DS §8.59–8.61: FIFO_COUNTH/L, FIFO_R_W; DS §8.15 INT_STATUS_2 FIFO_OVERFLOW_INT.
+    var fifoRow: InvenSenseFIFO {
+        InvenSenseFIFO(
             countRegister: R.fifoCountHigh, countMask: R.fifoCountMask, port: R.fifoReadWrite,
             capacityBytes: R.fifoCapacityBytes, overflowStatus: R.interruptStatus2, overflowBit: R.fifoOverflowAll)
-        return try row.drain(
-            bus: bus, address: address, clock: clock, period: 1 / configuration.sampleRate.hertz, buffer: fifoBuffer,
-            bookkeeping: &fifo, decoder: decoder, magnetometer: magnetometer,
-            reset: { () throws(IMUDriverError) -> Int in
-                try resetFIFO()
-                return 2
-            }, into: &samples)
+    }
+
+    var batchMagnetometer: AKMagnetometer? { magnetometer }
+
+    func restartFIFO() throws(IMUDriverError) -> Int {
+        try resetFIFO()
+        return 2
     }
 
     // MARK: Interrupts and power

@@ -66,3 +66,30 @@ struct InvenSenseFIFO {
         return FIFOBatch(count: count, dropped: 0, transactions: transactions)
     }
 }
+
+/// A driver of an InvenSense FIFO: the drain is written once here, each driver giving its row,
+/// its buffers and how it restarts the FIFO after an overflow.
+protocol InvenSenseFIFODriver: IMUDriver {
+    var bus: any I2CBus { get }
+    var address: UInt8 { get }
+    var clock: any MonotonicClock { get }
+    var fifoRow: InvenSenseFIFO { get }
+    /// FIFO bytes, kept between drains so the per-sample path does not allocate.
+    var fifoBuffer: UnsafeMutableRawBufferPointer { get }
+    var fifo: FIFOBookkeeping { get set }
+    var decoder: SixAxisDecoder { get }
+    /// The AKM die read once a batch (nil: none on this part).
+    var batchMagnetometer: AKMagnetometer? { get }
+    /// Clears the FIFO after an overflow; returns the transactions it took.
+    func restartFIFO() throws(IMUDriverError) -> Int
+}
+
+extension InvenSenseFIFODriver {
+    /// The FIFO holds no magnetic field: the AKM die (100 Hz at most) is read once a batch and
+    /// its field given to the batch's samples, as on the LSM9DS1.
+    public func drainFIFO(into samples: inout [MotionSample]) throws(IMUDriverError) -> FIFOBatch {
+        try fifoRow.drain(
+            bus: bus, address: address, clock: clock, period: 1 / configuration.sampleRate.hertz, buffer: fifoBuffer,
+            bookkeeping: &fifo, decoder: decoder, magnetometer: batchMagnetometer, reset: restartFIFO, into: &samples)
+    }
+}

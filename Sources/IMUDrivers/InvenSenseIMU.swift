@@ -13,7 +13,7 @@ public typealias MPU6050 = InvenSenseIMU
 /// One sample set is one 14-byte burst from ACCEL_XOUT_H (plus, on the MPU-9250, one 8-byte
 /// burst on the AK8963); the FIFO is drained with one FIFO_COUNT read and one burst from the
 /// FIFO port.
-public final class InvenSenseIMU: IMUDriver {
+public final class InvenSenseIMU: InvenSenseFIFODriver {
     public let bus: any I2CBus
     public let address: UInt8
     public let clock: any MonotonicClock
@@ -26,15 +26,14 @@ public final class InvenSenseIMU: IMUDriver {
     private typealias R = MPU6050Registers
     private typealias R65 = MPU6500Registers
     let map: InvenSenseMap
-    private var decoder = SixAxisDecoder(order: .bigEndian)
+    private(set) var decoder = SixAxisDecoder(order: .bigEndian)
     private var magnetometer: AKMagnetometer?
     /// CONFIG and ACCEL_CONFIG 2 as configured (the 6500 map's proof of configuration, and what
     /// the motion watch restores).
     private var configByte: UInt8 = 0
     private var accelConfig2Byte: UInt8 = 0
-    private var fifo = FIFOBookkeeping()
-    /// FIFO bytes, kept between drains so the per-sample path does not allocate.
-    private let fifoBuffer: UnsafeMutableRawBufferPointer
+    var fifo = FIFOBookkeeping()
+    let fifoBuffer: UnsafeMutableRawBufferPointer
 
     /// An MPU-6050 at `address`.
     public convenience init(bus: any I2CBus, address: UInt8 = 0x68, clock: any MonotonicClock) {
@@ -154,20 +153,19 @@ public final class InvenSenseIMU: IMUDriver {
         fifo.start(at: nil)
     }
 
-    /// The FIFO holds no magnetic field: on the MPU-9250 the AK8963 (100 Hz at most) is read
-    /// once a batch and its field given to the batch's samples, as on the LSM9DS1.
-    public func drainFIFO(into samples: inout [MotionSample]) throws(IMUDriverError) -> FIFOBatch {
-        // RM §114–116: FIFO_COUNT, FIFO_R_W; RM §58 INT_STATUS FIFO_OFLOW_INT.
-        let row = InvenSenseFIFO(
+    /// RM §114–116: FIFO_COUNT, FIFO_R_W; RM §58 INT_STATUS FIFO_OFLOW_INT; the map's size.
+    var fifoRow: InvenSenseFIFO {
+        InvenSenseFIFO(
             countRegister: R.fifoCountHigh, countMask: map.fifoCountMask, port: R.fifoReadWrite,
             capacityBytes: map.fifoCapacityBytes, overflowStatus: R.interruptStatus, overflowBit: R.interruptFIFOOverflow)
-        return try row.drain(
-            bus: bus, address: address, clock: clock, period: 1 / configuration.sampleRate.hertz, buffer: fifoBuffer,
-            bookkeeping: &fifo, decoder: decoder, magnetometer: magnetometer,
-            reset: { () throws(IMUDriverError) -> Int in
-                try bus.write(address, R.userControl, R.userFIFOEnable | R.userFIFOReset)
-                return 1
-            }, into: &samples)
+    }
+
+    var batchMagnetometer: AKMagnetometer? { magnetometer }
+
+    /// USER_CTRL FIFO_RESET with the FIFO kept enabled (RM §106).
+    func restartFIFO() throws(IMUDriverError) -> Int {
+        try bus.write(address, R.userControl, R.userFIFOEnable | R.userFIFOReset)
+        return 1
     }
 
     // MARK: Interrupts and power
