@@ -156,12 +156,7 @@ public final class ICM20948: InvenSenseFIFODriver {
         try write0(R.fifoReset, 0)
     }
 
-    /// DS §8.59–8.61: FIFO_COUNTH/L, FIFO_R_W; DS §8.15 INT_STATUS_2 FIFO_OVERFLOW_INT.
-    var fifoRow: InvenSenseFIFO {
-        InvenSenseFIFO(
-            countRegister: R.fifoCountHigh, countMask: R.fifoCountMask, port: R.fifoReadWrite,
-            capacityBytes: R.fifoCapacityBytes, overflowStatus: R.interruptStatus2, overflowBit: R.fifoOverflowAll)
-    }
+    var fifoRow: InvenSenseFIFO { R.fifo }
 
     var batchMagnetometer: AKMagnetometer? { magnetometer }
 

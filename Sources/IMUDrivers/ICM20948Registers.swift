@@ -105,6 +105,11 @@ enum ICM20948Registers {
     /// DS §4.16: a 512-byte FIFO; FIFO_CNT is 13 bits.
     static let fifoCapacityBytes = 512
     static let fifoCountMask: UInt16 = 0x1FFF
+    /// The row the shared FIFO drain walks: FIFO_COUNTH/L, FIFO_R_W (DS §8.59–8.61), overflow
+    /// in INT_STATUS_2 FIFO_OVERFLOW_INT (DS §8.15).
+    static let fifo = InvenSenseFIFO(
+        countRegister: fifoCountHigh, countMask: fifoCountMask, port: fifoReadWrite, capacityBytes: fifoCapacityBytes,
+        overflowStatus: interruptStatus2, overflowBit: fifoOverflowAll)
     /// DS §8.31 TEMP_OUT: °C = (TEMP_OUT − RoomTemp_Offset) / 333.87 + 21, offset 0.
     static let temperatureLSBPerDegree = 333.87
     static let temperatureAtZeroCelsius = 21.0

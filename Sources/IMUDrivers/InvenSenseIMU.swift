@@ -54,7 +54,7 @@ public final class InvenSenseIMU: InvenSenseFIFODriver {
         self.address = address
         self.clock = clock
         self.map = map
-        fifoBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: map.fifoCapacityBytes, alignment: 8)
+        fifoBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: map.fifo.capacityBytes, alignment: 8)
         if map.model.part.magnetometer != nil {
             magnetometer = AKMagnetometer(bus: bus, address: magnetometerAddress ?? AK8963Registers.address, map: AK8963Registers.map)
         }
@@ -153,12 +153,7 @@ public final class InvenSenseIMU: InvenSenseFIFODriver {
         fifo.start(at: nil)
     }
 
-    /// RM §114–116: FIFO_COUNT, FIFO_R_W; RM §58 INT_STATUS FIFO_OFLOW_INT; the map's size.
-    var fifoRow: InvenSenseFIFO {
-        InvenSenseFIFO(
-            countRegister: R.fifoCountHigh, countMask: map.fifoCountMask, port: R.fifoReadWrite,
-            capacityBytes: map.fifoCapacityBytes, overflowStatus: R.interruptStatus, overflowBit: R.interruptFIFOOverflow)
-    }
+    var fifoRow: InvenSenseFIFO { map.fifo }
 
     var batchMagnetometer: AKMagnetometer? { magnetometer }
 
