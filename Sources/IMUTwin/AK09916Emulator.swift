@@ -21,9 +21,9 @@ public final class AK09916Emulator: AKMagnetometerDie {
 
     private var registers = [UInt8](repeating: 0, count: 0x40)
     var pointer: UInt8 = 0
-    private var lastTime: Double
+    var lastTime: Double
     /// When measurements are due, and data protection (a read of the data begins it).
-    private var cycle = AKMeasurementCycle()
+    var cycle = AKMeasurementCycle()
 
     public init(input: @escaping ChipInputSource, errors: SensorErrors, whoAmI: UInt8, startTime: Double = 0) {
         self.input = input
@@ -40,20 +40,11 @@ public final class AK09916Emulator: AKMagnetometerDie {
     /// Measurements per second in the continuous modes (0 otherwise).
     public var sampleRateHz: Double { R.continuousRatesHz[mode] ?? 0 }
 
-    // MARK: I2CTarget
+    // MARK: Measurement cycle
 
-    public func catchUp(to time: Double) {
-        guard time > lastTime else { return }
-        defer { lastTime = time }
-        let due = cycle.due(at: time, rateHz: sampleRateHz)
-        if let single = due.single {
-            measure(at: single)
-            registers[Int(R.control2)] = 0  // back to power-down after a single measurement
-        } else if let next = due.continuous {
-            if due.skipped && registers[Int(R.status1)] & R.dataReady != 0 { registers[Int(R.status1)] |= R.dataOverrun }
-            measure(at: next)
-        }
-    }
+    func endSingleMeasurement() { registers[Int(R.control2)] = 0 }
+
+    func noteSkippedMeasurement() { if registers[Int(R.status1)] & R.dataReady != 0 { registers[Int(R.status1)] |= R.dataOverrun } }
 
     public func powerOnReset(at time: Double) {
         lastTime = time
@@ -112,7 +103,7 @@ public final class AK09916Emulator: AKMagnetometerDie {
 
     // MARK: Measuring
 
-    private func measure(at time: Double) {
+    func measure(at time: Double) {
         let truth = input(time).magneticFieldMicrotesla
         // DS §11: the die's own axes from the accel/gyro axes.
         let own = R.axesInAccelGyroFrame.inverse.apply(truth)

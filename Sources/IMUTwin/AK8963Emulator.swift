@@ -24,7 +24,7 @@ public final class AK8963Emulator: RegisterFileChip, AKMagnetometerDie {
     var pointer: UInt8 = 0
     var lastTime: Double
     /// When measurements are due, and data protection (a read of ST1 or the data begins it).
-    private var cycle = AKMeasurementCycle()
+    var cycle = AKMeasurementCycle()
 
     public init(
         input: @escaping ChipInputSource, errors: SensorErrors, whoAmI: UInt8,
@@ -51,21 +51,11 @@ public final class AK8963Emulator: RegisterFileChip, AKMagnetometerDie {
         }
     }
 
-    // MARK: I2CTarget
+    // MARK: Measurement cycle
 
-    public func catchUp(to time: Double) {
-        guard time > lastTime else { return }
-        defer { lastTime = time }
-        let due = cycle.due(at: time, rateHz: sampleRateHz)
-        if let single = due.single {
-            measure(at: single)
-            registers[R.control1] &= ~0x0F  // back to power-down after a single measurement
-        } else if let next = due.continuous {
-            // Measurements nobody read in between are skipped data: DOR (the newest is kept).
-            if due.skipped && registers[R.status1] & R.dataReady != 0 { registers[R.status1] |= R.dataOverrun }
-            measure(at: next)
-        }
-    }
+    func endSingleMeasurement() { registers[R.control1] &= ~0x0F }
+
+    func noteSkippedMeasurement() { if registers[R.status1] & R.dataReady != 0 { registers[R.status1] |= R.dataOverrun } }
 
     // MARK: Registers
 
@@ -120,7 +110,7 @@ public final class AK8963Emulator: RegisterFileChip, AKMagnetometerDie {
 
     // MARK: Measuring
 
-    private func measure(at time: Double) {
+    func measure(at time: Double) {
         let truth = input(time).magneticFieldMicrotesla
         // PS9 §9.1: the die's own axes from the accel/gyro axes.
         let own = Vector3(truth.y, truth.x, -truth.z)

@@ -22,13 +22,36 @@ extension RegisterPointerChip {
     }
 }
 
-/// A magnetometer die whose reads follow the same pointer rule as its writes (the AKM dies:
-/// AK8963, AK09916), so its read transaction is written once too.
+/// An AKM magnetometer die (AK8963, AK09916): its reads follow the same pointer rule as its
+/// writes, and it catches up on its measurement cycle the same way, so both are written once.
 protocol AKMagnetometerDie: RegisterPointerChip {
     func load(_ register: UInt8) -> UInt8
+    var lastTime: Double { get set }
+    var cycle: AKMeasurementCycle { get set }
+    /// Measurements per second in the continuous modes (0 otherwise).
+    var sampleRateHz: Double { get }
+    /// Measures the field at `time` into the data registers (or holds it during a read).
+    func measure(at time: Double)
+    /// Back to power-down after a single measurement.
+    func endSingleMeasurement()
+    /// A measurement nobody read was skipped: DOR, when DRDY is still set.
+    func noteSkippedMeasurement()
 }
 
 extension AKMagnetometerDie {
+    public func catchUp(to time: Double) {
+        guard time > lastTime else { return }
+        defer { lastTime = time }
+        let due = cycle.due(at: time, rateHz: sampleRateHz)
+        if let single = due.single {
+            measure(at: single)
+            endSingleMeasurement()
+        } else if let next = due.continuous {
+            if due.skipped { noteSkippedMeasurement() }  // the newest is kept
+            measure(at: next)
+        }
+    }
+
     public func read(into buffer: UnsafeMutableRawBufferPointer) {
         for i in 0..<buffer.count {
             buffer[i] = load(pointer)
