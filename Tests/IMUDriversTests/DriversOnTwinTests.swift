@@ -45,29 +45,6 @@ import Testing
         }
     }
 
-    @Test func oneTransactionPerMPU6050SampleSet() throws {
-        let (board, driver, clock) = board(.mpu6050)
-        try driver.configure(IMUSettings(sampleRateHz: 100))
-        board.bus.resetTransactionCounts()
-        for _ in 0..<100 {
-            _ = try driver.readSample()
-            clock.advance(by: 0.01)
-        }
-        #expect(board.bus.transactionCount == 100)
-    }
-
-    @Test func twoTransactionsPerLSM9DS1SampleSet() throws {
-        let (board, driver, clock) = board(.lsm9ds1)
-        try driver.configure(IMUSettings(sampleRateHz: 119))
-        board.bus.resetTransactionCounts()
-        for _ in 0..<100 {
-            let sample = try driver.readSample()
-            #expect(sample.magneticField != nil && sample.temperature != nil)
-            clock.advance(by: 1 / 119.0)
-        }
-        #expect(board.bus.transactionCount == 200)
-    }
-
     /// At 1 kHz through the FIFO: no sample lost, at most one transaction per ten samples.
     @Test func mpu6050FIFOAt1kHzLosesNothingAndBatchesTheBus() throws {
         let (board, driver, clock) = board(.mpu6050)
