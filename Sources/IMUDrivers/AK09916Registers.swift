@@ -12,10 +12,6 @@ enum AK09916Registers {
     static let control2: UInt8 = 0x31              // DS §13.5 CNTL2: MODE 4:0
     static let control3: UInt8 = 0x32              // DS §13.6 CNTL3: SRST 0
 
-    static let softReset: UInt8 = 0x01
-    static let modePowerDown: UInt8 = 0x00
-    static let overflow: UInt8 = 0x08              // ST2 HOFL
-
     /// DS §13.5 CNTL2 MODE: continuous measurement modes 1–4.
     static let continuousRates: [DataRate] = [
         DataRate(code: 0x02, hertz: 10), DataRate(code: 0x04, hertz: 20),
@@ -32,4 +28,11 @@ enum AK09916Registers {
     /// ST1, HXL…HZH, TMPS (a dummy) and ST2 in one burst from ST1 (0x10–0x18, which
     /// auto-increment, DS Table 20): the read ends with ST2, releasing the data registers.
     static let burstLength = 9
+
+    /// The row the shared driver (`AKMagnetometer`) walks: CNTL2 the mode, CNTL3 SRST
+    /// (DS §13.5–13.6), no fuse ROM.
+    static let map = AKMagnetometerMap(
+        modeControl: control2, resetControl: control3, status1: status1, burstLength: burstLength,
+        continuousRates: continuousRates, modeBits: 0, fuseROM: nil,
+        microteslaPerLSB: microteslaPerLSB, fullScale: fullScale, axesInAccelGyroFrame: axesInAccelGyroFrame)
 }

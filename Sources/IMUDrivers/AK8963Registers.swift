@@ -3,6 +3,8 @@
 /// same as AKM's AK8963 datasheet §8.3) and the MPU-9250 Product Specification
 /// (PS-MPU-9250A-01: §3.3 magnetometer specifications, §4.11 pass-through at 0x0C, §9.1
 /// orientation of axes).
+import IMUGeometry
+
 enum AK8963Registers {
     static let address: UInt8 = 0x0C               // PS9 §4.11: "the slave address for the AK8963 is 0X0C"
     static let whoAmI: UInt8 = 0x00                // WIA (value in `ChipParts`)
@@ -13,12 +15,9 @@ enum AK8963Registers {
     static let control2: UInt8 = 0x0B              // CNTL2: SRST bit 0
     static let sensitivityAdjustX: UInt8 = 0x10    // ASAX, ASAY, ASAZ: fuse ROM, readable in fuse ROM access mode
 
-    static let softReset: UInt8 = 0x01
-    static let modePowerDown: UInt8 = 0x00
     static let modeFuseROM: UInt8 = 0x0F
     /// CNTL1 BIT: 16-bit output (0.15 µT/LSB) instead of 14-bit (0.6 µT/LSB).
     static let output16Bit: UInt8 = 0x10
-    static let overflow: UInt8 = 0x08              // ST2 HOFL
 
     /// CNTL1 MODE: continuous measurement 1 (8 Hz) and 2 (100 Hz).
     static let continuousRates: [DataRate] = [DataRate(code: 0x02, hertz: 8), DataRate(code: 0x06, hertz: 100)]
@@ -29,6 +28,17 @@ enum AK8963Registers {
     /// ST1, the six data bytes and ST2 in one burst from ST1: the read ends with ST2, which
     /// releases the data registers for the next measurement (RM9 §5 ST2).
     static let burstLength = 8
+
+    /// PS9 §9.1 (orientation of axes): the AK8963's x is the accelerometer's y, its y the
+    /// accelerometer's x, its z the accelerometer's −z (a half turn about the x = y diagonal).
+    static let axesInAccelGyroFrame = AxisRotation(["+y", "+x", "-z"])!
+
+    /// The row the shared driver (`AKMagnetometer`) walks: CNTL1 the mode, CNTL2 SRST (RM9 §5),
+    /// 16-bit output, the fuse ROM read in its access mode.
+    static let map = AKMagnetometerMap(
+        modeControl: control1, resetControl: control2, status1: status1, burstLength: burstLength,
+        continuousRates: continuousRates, modeBits: output16Bit, fuseROM: (modeFuseROM, sensitivityAdjustX),
+        microteslaPerLSB: microteslaPerLSB16Bit, fullScale: fullScale16Bit, axesInAccelGyroFrame: axesInAccelGyroFrame)
 
     /// RM9 §5 ASAX–ASAZ: Hadj = H × ((ASA − 128) × 0.5 / 128 + 1).
     static func sensitivityAdjustment(_ asa: UInt8) -> Double {

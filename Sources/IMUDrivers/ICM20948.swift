@@ -3,7 +3,7 @@ import IMUGeometry
 
 /// Driver for the TDK InvenSense ICM-20948: accelerometer, gyroscope and thermometer on one die
 /// (registers in four banks chosen by REG_BANK_SEL), and the AK09916 magnetometer read through
-/// the I²C bypass (`AK09916`).
+/// the I²C bypass (`AKMagnetometer`).
 ///
 /// Bank switching stays out of the per-sample path: the data, FIFO, interrupt and power
 /// registers are all in bank 0, so bank 2 (rates, ranges, filters, wake-on-motion) is selected
@@ -11,7 +11,7 @@ import IMUGeometry
 /// A sample set costs two transactions: one 14-byte burst from ACCEL_XOUT_H (accel, gyro,
 /// temperature) and one 9-byte burst ST1…ST2 on the AK09916. A FIFO drain costs one
 /// FIFO_COUNT read, the FIFO port's bursts and one magnetometer burst.
-public final class ICM20948: IMUDriver {
+public final class ICM20948: InvenSenseFIFODriver {
     public let bus: any I2CBus
     public let address: UInt8
     public let clock: any MonotonicClock
@@ -20,14 +20,14 @@ public final class ICM20948: IMUDriver {
     public private(set) var configuration: IMUConfiguration
 
     private typealias R = ICM20948Registers
-    private var decoder = SixAxisDecoder(order: .bigEndian)
-    private let magnetometer: AK09916
+    private(set) var decoder = SixAxisDecoder(order: .bigEndian)
+    private let magnetometer: AKMagnetometer
     /// The bank REG_BANK_SEL holds, as far as this driver knows (nil: not known, write it).
     private var selectedBank: UInt8?
     /// ACCEL_SMPLRT_DIV as configured (the motion watch changes it and restores it).
     private var accelDivider = 0
-    private var fifo = FIFOBookkeeping()
-    private let fifoBuffer: UnsafeMutableRawBufferPointer
+    var fifo = FIFOBookkeeping()
+    let fifoBuffer: UnsafeMutableRawBufferPointer
 
     /// The ICM-20948 at `address` (0x68, or 0x69 with AD0 high), its AK09916 at
     /// `magnetometerAddress` (0x0C, behind the bypass).
@@ -35,7 +35,7 @@ public final class ICM20948: IMUDriver {
         self.bus = bus
         self.address = address
         self.clock = clock
-        magnetometer = AK09916(bus: bus, address: magnetometerAddress ?? AK09916Registers.address)
+        magnetometer = AKMagnetometer(bus: bus, address: magnetometerAddress ?? AK09916Registers.address, map: AK09916Registers.map)
         fifoBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: R.fifoCapacityBytes, alignment: 8)
         configuration = IMUConfiguration(
             accelerometerScale: R.accelScales[0], gyroscopeScale: R.gyroScales[0], sampleRate: R.sampleRates[0],
@@ -121,26 +121,13 @@ public final class ICM20948: IMUDriver {
     /// DS Table 1–2: gyro start-up 35 ms, accelerometer 20 ms; then two sample periods and one
     /// magnetometer period, so the first read is a measurement.
     private func waitForFirstSample() {
-        let fieldPeriod = configuration.magnetometerRate.map { 1 / $0.hertz + 0.005 } ?? 0
-        clock.sleep(seconds: max(0.035 + 2 / configuration.sampleRate.hertz, fieldPeriod))
+        clock.sleep(seconds: configuration.firstSampleWait(gyroStartUpSeconds: 0.035))
     }
 
     // MARK: Samples
 
     public func readSample() throws(IMUDriverError) -> MotionSample {
-        var bytes: (UInt64, UInt64) = (0, 0)
-        var sample = try withUnsafeMutableBytes(of: &bytes) { (raw) throws(IMUDriverError) -> MotionSample in
-            let buffer = UnsafeMutableRawBufferPointer(rebasing: raw[0..<R.sampleSetLength])
-            try bus.burst(address, R.accelXHigh, into: buffer)
-            let timestamp = clock.now
-            let data = UnsafeRawBufferPointer(buffer)
-            // All zero: asleep at its power-on defaults (a reset), never a reading.
-            guard data.contains(where: { $0 != 0 }) else { throw .notMeasuring(bus: bus.name, address: address) }
-            guard !RegisterBytes.allOnes(data) else { throw .implausible(bus: bus.name, address: address, what: "all 0xFF") }
-            var sample = decoder.sample(data, accelAt: 0, gyroAt: 6, timestamp: timestamp)
-            sample.temperature = Double(decoder.word(data, at: 12)) / R.temperatureLSBPerDegree + R.temperatureAtZeroCelsius
-            return sample
-        }
+        var sample = try bus.readSampleSet(address, R.sampleSet, decoder: decoder, clock: clock, temperatureCelsius: R.temperatureCelsius)
         sample.magneticField = try magnetometer.readField()
         return sample
     }
@@ -169,72 +156,13 @@ public final class ICM20948: IMUDriver {
         try write0(R.fifoReset, 0)
     }
 
-    /// The FIFO holds no magnetic field: the AK09916 (100 Hz at most) is read once a batch and
-    /// its field given to the batch's samples, as on the MPU-9250.
-    public func drainFIFO(into samples: inout [MotionSample]) throws(IMUDriverError) -> FIFOBatch {
-        var countBytes: UInt16 = 0
-        try withUnsafeMutableBytes(of: &countBytes) { (buffer) throws(IMUDriverError) in
-            try bus.burst(address, R.fifoCountHigh, into: buffer)
-        }
-        let now = clock.now
-        let capacity = R.fifoCapacityBytes
-        let byteCount = Int(UInt16(bigEndian: countBytes) & R.fifoCountMask)
-        guard byteCount <= capacity else {
-            throw .implausible(bus: bus.name, address: address, what: "a FIFO count of \(byteCount) bytes (it holds \(capacity))")
-        }
-        var transactions = 1
-        let period = 1 / configuration.sampleRate.hertz
+    var fifoRow: InvenSenseFIFO { R.fifo }
 
-        // A full FIFO may have overflowed (stream mode overwrites the oldest bytes, so frames
-        // no longer line up): confirm with INT_STATUS_2, then start over.
-        if byteCount + R.fifoSampleLength > capacity {
-            let status = try bus.read(address, R.interruptStatus2)
-            transactions += 1
-            if status & R.fifoOverflowAll != 0 || byteCount >= capacity {
-                try resetFIFO()
-                transactions += 2
-                let lost = fifo.overflowed(at: now, period: period, kept: 0)
-                return FIFOBatch(count: 0, dropped: max(lost, capacity / R.fifoSampleLength), transactions: transactions)
-            }
-        }
+    var batchMagnetometer: AKMagnetometer? { magnetometer }
 
-        let count = byteCount / R.fifoSampleLength
-        guard count > 0 else {
-            fifo.drainedNothing(at: now)
-            return FIFOBatch(count: 0, dropped: 0, transactions: transactions)
-        }
-        let length = count * R.fifoSampleLength
-        transactions += try readFIFOPort(into: UnsafeMutableRawBufferPointer(rebasing: fifoBuffer[0..<length]))
-        let field = try magnetometer.readField()
-        transactions += 1
-
-        let timestamps = fifo.drained(count, at: now, period: period)
-        samples.reserveCapacity(samples.count + count)
-        let data = UnsafeRawBufferPointer(fifoBuffer)
-        for i in 0..<count where RegisterBytes.allOnes(UnsafeRawBufferPointer(rebasing: data[(i * R.fifoSampleLength)..<((i + 1) * R.fifoSampleLength)])) {
-            throw .implausible(bus: bus.name, address: address, what: "a FIFO frame of all 0xFF")
-        }
-        for i in 0..<count {
-            let base = i * R.fifoSampleLength
-            var sample = decoder.sample(data, accelAt: base, gyroAt: base + 6, timestamp: timestamps[i])
-            sample.magneticField = field
-            samples.append(sample)
-        }
-        return FIFOBatch(count: count, dropped: 0, transactions: transactions)
-    }
-
-    /// FIFO_R_W is a port (its address does not advance): one transaction where the bus can,
-    /// else reads of the bus's longest, each addressing the port again.
-    private func readFIFOPort(into buffer: UnsafeMutableRawBufferPointer) throws(IMUDriverError) -> Int {
-        let longest = max(1, bus.longestRead)
-        var offset = 0, reads = 0
-        while offset < buffer.count {
-            let end = offset + min(longest, buffer.count - offset)
-            try bus.burst(address, R.fifoReadWrite, into: UnsafeMutableRawBufferPointer(rebasing: buffer[offset..<end]))
-            offset = end
-            reads += 1
-        }
-        return reads
+    func restartFIFO() throws(IMUDriverError) -> Int {
+        try resetFIFO()
+        return 2
     }
 
     // MARK: Interrupts and power

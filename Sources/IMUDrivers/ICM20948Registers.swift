@@ -99,15 +99,21 @@ enum ICM20948Registers {
     ]
 
     /// DS §8.18–8.31: accel (6), gyro (6), temperature (2) from 0x2D, big-endian.
-    static let sampleSetLength = 14
+    static let sampleSet = SampleSetLayout(register: accelXHigh, length: 14, accelAt: 0, gyroAt: 6, temperatureAt: 12)
     /// FIFO frame with FIFO_EN_2 = fifoAccelAndGyro: accel then gyro, in register order.
     static let fifoSampleLength = 12
     /// DS §4.16: a 512-byte FIFO; FIFO_CNT is 13 bits.
     static let fifoCapacityBytes = 512
     static let fifoCountMask: UInt16 = 0x1FFF
+    /// The row the shared FIFO drain walks: FIFO_COUNTH/L, FIFO_R_W (DS §8.59–8.61), overflow
+    /// in INT_STATUS_2 FIFO_OVERFLOW_INT (DS §8.15).
+    static let fifo = InvenSenseFIFO(
+        countRegister: fifoCountHigh, countMask: fifoCountMask, port: fifoReadWrite, capacityBytes: fifoCapacityBytes,
+        overflowStatus: interruptStatus2, overflowBit: fifoOverflowAll)
     /// DS §8.31 TEMP_OUT: °C = (TEMP_OUT − RoomTemp_Offset) / 333.87 + 21, offset 0.
     static let temperatureLSBPerDegree = 333.87
     static let temperatureAtZeroCelsius = 21.0
+    static func temperatureCelsius(_ raw: Int16) -> Double { Double(raw) / temperatureLSBPerDegree + temperatureAtZeroCelsius }
     /// DS §10.13 ACCEL_WOM_THR: 4 mg per LSB (0–1020 mg).
     static let wakeOnMotionGPerLSB = 0.004
 

@@ -8,12 +8,12 @@ public typealias MPU6050 = InvenSenseIMU
 /// accelerometer, gyroscope and thermometer on one die, sharing the data, FIFO, interrupt and
 /// power registers; where the maps differ (`InvenSenseMap`: low-pass filters, FIFO size, the
 /// temperature formula, motion detection) the driver walks the part's row. The MPU-9250's
-/// AK8963 magnetometer is read through the I²C bypass (`AK8963`).
+/// AK8963 magnetometer is read through the I²C bypass (`AKMagnetometer`).
 ///
 /// One sample set is one 14-byte burst from ACCEL_XOUT_H (plus, on the MPU-9250, one 8-byte
 /// burst on the AK8963); the FIFO is drained with one FIFO_COUNT read and one burst from the
 /// FIFO port.
-public final class InvenSenseIMU: IMUDriver {
+public final class InvenSenseIMU: InvenSenseFIFODriver {
     public let bus: any I2CBus
     public let address: UInt8
     public let clock: any MonotonicClock
@@ -26,15 +26,14 @@ public final class InvenSenseIMU: IMUDriver {
     private typealias R = MPU6050Registers
     private typealias R65 = MPU6500Registers
     let map: InvenSenseMap
-    private var decoder = SixAxisDecoder(order: .bigEndian)
-    private var magnetometer: AK8963?
+    private(set) var decoder = SixAxisDecoder(order: .bigEndian)
+    private var magnetometer: AKMagnetometer?
     /// CONFIG and ACCEL_CONFIG 2 as configured (the 6500 map's proof of configuration, and what
     /// the motion watch restores).
     private var configByte: UInt8 = 0
     private var accelConfig2Byte: UInt8 = 0
-    private var fifo = FIFOBookkeeping()
-    /// FIFO bytes, kept between drains so the per-sample path does not allocate.
-    private let fifoBuffer: UnsafeMutableRawBufferPointer
+    var fifo = FIFOBookkeeping()
+    let fifoBuffer: UnsafeMutableRawBufferPointer
 
     /// An MPU-6050 at `address`.
     public convenience init(bus: any I2CBus, address: UInt8 = 0x68, clock: any MonotonicClock) {
@@ -55,9 +54,9 @@ public final class InvenSenseIMU: IMUDriver {
         self.address = address
         self.clock = clock
         self.map = map
-        fifoBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: map.fifoCapacityBytes, alignment: 8)
+        fifoBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: map.fifo.capacityBytes, alignment: 8)
         if map.model.part.magnetometer != nil {
-            magnetometer = AK8963(bus: bus, address: magnetometerAddress ?? AK8963Registers.address)
+            magnetometer = AKMagnetometer(bus: bus, address: magnetometerAddress ?? AK8963Registers.address, map: AK8963Registers.map)
         }
         configuration = IMUConfiguration(
             accelerometerScale: R.accelScales[0], gyroscopeScale: R.gyroScales[0],
@@ -129,25 +128,11 @@ public final class InvenSenseIMU: IMUDriver {
     /// reading: wait for the gyro to start (PS §6.1: 30 ms) and two sample periods (and one
     /// magnetometer period on the MPU-9250).
     private func waitForFirstSample() {
-        let fieldPeriod = configuration.magnetometerRate.map { 1 / $0.hertz + 0.005 } ?? 0
-        clock.sleep(seconds: max(0.03 + 2 / configuration.sampleRate.hertz, fieldPeriod))
+        clock.sleep(seconds: configuration.firstSampleWait(gyroStartUpSeconds: 0.03))
     }
 
     public func readSample() throws(IMUDriverError) -> MotionSample {
-        var bytes: (UInt64, UInt64) = (0, 0)  // 16 bytes of stack for the 14-byte burst
-        var sample = try withUnsafeMutableBytes(of: &bytes) { (raw) throws(IMUDriverError) -> MotionSample in
-            let buffer = UnsafeMutableRawBufferPointer(rebasing: raw[0..<R.sampleSetLength])
-            try bus.burst(address, R.accelXHigh, into: buffer)
-            let timestamp = clock.now
-            let data = UnsafeRawBufferPointer(buffer)
-            // All fourteen bytes zero is a chip that is not measuring (asleep at its power-on
-            // defaults after a reset), never a reading: gravity alone makes one axis non-zero.
-            guard data.contains(where: { $0 != 0 }) else { throw .notMeasuring(bus: bus.name, address: address) }
-            guard !RegisterBytes.allOnes(data) else { throw .implausible(bus: bus.name, address: address, what: "all 0xFF") }
-            var sample = decoder.sample(data, accelAt: 0, gyroAt: 8, timestamp: timestamp)
-            sample.temperature = map.temperatureCelsius(decoder.word(data, at: 6))
-            return sample
-        }
+        var sample = try bus.readSampleSet(address, R.sampleSet, decoder: decoder, clock: clock, temperatureCelsius: map.temperatureCelsius)
         if let magnetometer { sample.magneticField = try magnetometer.readField() }
         return sample
     }
@@ -168,79 +153,14 @@ public final class InvenSenseIMU: IMUDriver {
         fifo.start(at: nil)
     }
 
-    /// The FIFO holds no magnetic field: on the MPU-9250 the AK8963 (100 Hz at most) is read
-    /// once a batch and its field given to the batch's samples, as on the LSM9DS1.
-    public func drainFIFO(into samples: inout [MotionSample]) throws(IMUDriverError) -> FIFOBatch {
-        var countBytes: UInt16 = 0
-        try withUnsafeMutableBytes(of: &countBytes) { (buffer) throws(IMUDriverError) in
-            try bus.burst(address, R.fifoCountHigh, into: buffer)
-        }
-        let now = clock.now
-        let capacity = map.fifoCapacityBytes
-        // FIFO_COUNT (RM §114–115; 13 bits on the 6500 map) never exceeds what the FIFO holds:
-        // more is not the chip talking.
-        let byteCount = Int(UInt16(bigEndian: countBytes) & map.fifoCountMask)
-        guard byteCount <= capacity else {
-            throw .implausible(bus: bus.name, address: address, what: "a FIFO count of \(byteCount) bytes (it holds \(capacity))")
-        }
-        var transactions = 1
-        let period = 1 / configuration.sampleRate.hertz
+    var fifoRow: InvenSenseFIFO { map.fifo }
 
-        // A full FIFO may have overflowed (RM §116: the oldest bytes are overwritten, so the
-        // 12-byte frames no longer line up): confirm with INT_STATUS, then start over.
-        if byteCount + R.fifoSampleLength > capacity {
-            let status = try bus.read(address, R.interruptStatus)
-            transactions += 1
-            if status & R.interruptFIFOOverflow != 0 || byteCount >= capacity {
-                try bus.write(address, R.userControl, R.userFIFOEnable | R.userFIFOReset)
-                transactions += 1
-                let lost = fifo.overflowed(at: now, period: period, kept: 0)
-                return FIFOBatch(count: 0, dropped: max(lost, capacity / R.fifoSampleLength), transactions: transactions)
-            }
-        }
+    var batchMagnetometer: AKMagnetometer? { magnetometer }
 
-        let count = byteCount / R.fifoSampleLength
-        guard count > 0 else {
-            fifo.drainedNothing(at: now)
-            return FIFOBatch(count: 0, dropped: 0, transactions: transactions)
-        }
-        let length = count * R.fifoSampleLength
-        transactions += try readFIFOPort(into: UnsafeMutableRawBufferPointer(rebasing: fifoBuffer[0..<length]))
-        var field: Vector3?
-        if let magnetometer {
-            field = try magnetometer.readField()
-            transactions += 1
-        }
-
-        let timestamps = fifo.drained(count, at: now, period: period)
-        samples.reserveCapacity(samples.count + count)
-        let data = UnsafeRawBufferPointer(fifoBuffer)
-        for i in 0..<count where RegisterBytes.allOnes(UnsafeRawBufferPointer(rebasing: data[(i * R.fifoSampleLength)..<((i + 1) * R.fifoSampleLength)])) {
-            throw .implausible(bus: bus.name, address: address, what: "a FIFO frame of all 0xFF")
-        }
-        for i in 0..<count {
-            let base = i * R.fifoSampleLength
-            var sample = decoder.sample(data, accelAt: base, gyroAt: base + 6, timestamp: timestamps[i])
-            sample.magneticField = field
-            samples.append(sample)
-        }
-        return FIFOBatch(count: count, dropped: 0, transactions: transactions)
-    }
-
-    /// Reads `buffer.count` bytes from FIFO_R_W, a port whose register address does not
-    /// advance (RM §116): in one transaction where the bus can, else in reads of the bus's
-    /// longest, each addressing the port again (a bus splitting a long read itself would move
-    /// on to the registers after it). Returns the transactions it took.
-    private func readFIFOPort(into buffer: UnsafeMutableRawBufferPointer) throws(IMUDriverError) -> Int {
-        let longest = max(1, bus.longestRead)
-        var offset = 0, reads = 0
-        while offset < buffer.count {
-            let end = offset + min(longest, buffer.count - offset)
-            try bus.burst(address, R.fifoReadWrite, into: UnsafeMutableRawBufferPointer(rebasing: buffer[offset..<end]))
-            offset = end
-            reads += 1
-        }
-        return reads
+    /// USER_CTRL FIFO_RESET with the FIFO kept enabled (RM §106).
+    func restartFIFO() throws(IMUDriverError) -> Int {
+        try bus.write(address, R.userControl, R.userFIFOEnable | R.userFIFOReset)
+        return 1
     }
 
     // MARK: Interrupts and power

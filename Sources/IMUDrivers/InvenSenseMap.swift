@@ -7,9 +7,9 @@ struct InvenSenseMap: Sendable {
     let gyroLowPass: [LowPassSetting]
     /// ACCEL_CONFIG 2 A_DLPF_CFG (the 6500 map's own accelerometer filter); nil on the MPU-6050.
     let accelLowPass: [LowPassSetting]?
-    let fifoCapacityBytes: Int
-    /// The bits of FIFO_COUNT that count.
-    let fifoCountMask: UInt16
+    /// FIFO_COUNT (its bits that count), FIFO_R_W, the size, INT_STATUS FIFO_OFLOW_INT (RM §58,
+    /// §114–116; the 6500 map's 13-bit count and 512 bytes).
+    let fifo: InvenSenseFIFO
     let temperatureLSBPerDegree: Double
     let temperatureAtZeroCelsius: Double
     let motion: MotionDetection
@@ -21,16 +21,23 @@ struct InvenSenseMap: Sendable {
     static let mpu6050 = InvenSenseMap(
         model: .mpu6050,
         gyroLowPass: MPU6050Registers.lowPassBandwidths, accelLowPass: nil,
-        fifoCapacityBytes: MPU6050Registers.fifoCapacityBytes, fifoCountMask: 0xFFFF,
+        fifo: fifo(capacityBytes: MPU6050Registers.fifoCapacityBytes, countMask: 0xFFFF),
         temperatureLSBPerDegree: MPU6050Registers.temperatureLSBPerDegree,
         temperatureAtZeroCelsius: MPU6050Registers.temperatureAtZeroCelsius,
         motion: .motionDetection)
+
+    private static func fifo(capacityBytes: Int, countMask: UInt16) -> InvenSenseFIFO {
+        typealias R = MPU6050Registers
+        return InvenSenseFIFO(
+            countRegister: R.fifoCountHigh, countMask: countMask, port: R.fifoReadWrite, capacityBytes: capacityBytes,
+            overflowStatus: R.interruptStatus, overflowBit: R.interruptFIFOOverflow)
+    }
 
     static func sixtyFiveHundred(_ model: ChipModel) -> InvenSenseMap {
         InvenSenseMap(
             model: model,
             gyroLowPass: MPU6500Registers.gyroLowPass, accelLowPass: MPU6500Registers.accelLowPass,
-            fifoCapacityBytes: MPU6500Registers.fifoCapacityBytes, fifoCountMask: MPU6500Registers.fifoCountMask,
+            fifo: fifo(capacityBytes: MPU6500Registers.fifoCapacityBytes, countMask: MPU6500Registers.fifoCountMask),
             temperatureLSBPerDegree: MPU6500Registers.temperatureLSBPerDegree,
             temperatureAtZeroCelsius: MPU6500Registers.temperatureAtZeroCelsius,
             motion: .wakeOnMotion)

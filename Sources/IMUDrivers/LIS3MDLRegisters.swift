@@ -47,5 +47,8 @@ enum LIS3MDLRegisters {
     /// A board that turns one package against the other needs its own row (see Docs/chips-lsm6dsx.md).
     static let axisSigns = (x: 1.0, y: 1.0, z: 1.0)
 
+    /// The row the shared driver (`STMagnetometer`) walks; BDU set (DS §7.6).
+    static let map = STMagnetometerMap(rates: rates, scales: scales, axisSigns: axisSigns, blockDataUpdate: true)
+
     static let microteslaPerGauss = 100.0
 }

@@ -25,7 +25,7 @@ public final class LSM6DSx: IMUDriver {
 
     private typealias R = LSM6DSxRegisters
     private let map: LSM6DSxMap
-    private var magnetometer: LIS3MDL?
+    private var magnetometer: STMagnetometer?
     private var decoder = SixAxisDecoder(order: .littleEndian)
     /// CTRL1_XL and CTRL2_G as configured, to restore them after `sleep()`.
     private var accelControl: UInt8 = 0
@@ -41,7 +41,7 @@ public final class LSM6DSx: IMUDriver {
         self.bus = bus
         self.address = address
         self.magnetometerAddress = magnetometerAddress
-        self.magnetometer = magnetometerAddress.map { LIS3MDL(bus: bus, address: $0) }
+        self.magnetometer = magnetometerAddress.map { STMagnetometer(bus: bus, address: $0, map: LIS3MDLRegisters.map) }
         self.clock = clock
         let bytes: Int
         switch map.fifo {
@@ -98,26 +98,11 @@ public final class LSM6DSx: IMUDriver {
     /// Until the first conversion the output registers hold zeros: wait two accel/gyro periods
     /// and one magnetometer period.
     private func waitForFirstSample() {
-        let magnetometerPeriod = configuration.magnetometerRate.map { 1 / $0.hertz + 0.005 } ?? 0
-        clock.sleep(seconds: max(2 / configuration.sampleRate.hertz, magnetometerPeriod))
+        clock.sleep(seconds: configuration.firstSampleWait(gyroStartUpSeconds: 0))
     }
 
     public func readSample() throws(IMUDriverError) -> MotionSample {
-        var bytes: (UInt64, UInt64) = (0, 0)
-        var sample = try withUnsafeMutableBytes(of: &bytes) { (raw) throws(IMUDriverError) -> MotionSample in
-            let buffer = UnsafeMutableRawBufferPointer(rebasing: raw[0..<R.sampleSetLength])
-            try bus.burst(address, R.temperatureLow, into: buffer)
-            let data = UnsafeRawBufferPointer(buffer)
-            // Gyro and accel all zero is a part in power-down (its state after a reset): gravity
-            // alone makes one axis non-zero.
-            guard data[R.gyroOffset...].contains(where: { $0 != 0 }) else {
-                throw .notMeasuring(bus: bus.name, address: address)
-            }
-            guard !RegisterBytes.allOnes(data) else { throw .implausible(bus: bus.name, address: address, what: "all 0xFF") }
-            var sample = decoder.sample(data, accelAt: R.accelOffset, gyroAt: R.gyroOffset, timestamp: clock.now)
-            sample.temperature = map.temperatureCelsius(RegisterBytes.littleEndianInt16(data, at: R.temperatureOffset))
-            return sample
-        }
+        var sample = try bus.readSampleSet(address, R.sampleSet, decoder: decoder, clock: clock, temperatureCelsius: map.temperatureCelsius)
         sample.magneticField = try magnetometer?.readField()
         return sample
     }
@@ -199,38 +184,13 @@ public final class LSM6DSx: IMUDriver {
         }
         let length = count * F.wordsPerSet * 2
         let buffer = UnsafeMutableRawBufferPointer(rebasing: fifoBuffer[0..<length])
-        let reads = try readFIFOPort(F.dataOut, recordLength: 2, into: buffer)
+        let reads = try bus.readFIFOPort(address, F.dataOut, recordLength: 2, into: buffer)
         let field = try magnetometer?.readField()
-        let data = UnsafeRawBufferPointer(buffer)
-        for i in 0..<count where RegisterBytes.allOnes(UnsafeRawBufferPointer(rebasing: data[(i * 12)..<((i + 1) * 12)])) {
-            throw .implausible(bus: bus.name, address: address, what: "a FIFO set of all 0xFF")
-        }
+        let frames = FIFOFrames(data: UnsafeRawBufferPointer(buffer), count: count, length: F.wordsPerSet * 2)
+        guard !frames.anyAllOnes else { throw .implausible(bus: bus.name, address: address, what: "a FIFO set of all 0xFF") }
         let timestamps = fifo.drained(count, at: now, period: period)
-        samples.reserveCapacity(samples.count + count)
-        for i in 0..<count {
-            var sample = decoder.sample(data, accelAt: i * 12 + 6, gyroAt: i * 12, timestamp: timestamps[i])
-            sample.magneticField = field
-            samples.append(sample)
-        }
+        frames.decode(decoder, accelAt: 6, gyroAt: 0, timestamps: timestamps, field: field, into: &samples)
         return FIFOBatch(count: count, dropped: dropped, transactions: 1 + reads + (magnetometer == nil ? 0 : 1))
-    }
-
-    /// Reads `buffer.count` bytes from a FIFO's output registers, `recordLength` of them from
-    /// `start` on, which the chip's pointer runs through and wraps within (FIFO_DATA_OUT_L/H;
-    /// FIFO_DATA_OUT_TAG … Z_H): in one transaction where the bus can, else in reads of the bus's
-    /// longest, each addressing the register the byte it has reached comes from (a bus splitting
-    /// a long read itself would move on to the registers after the port). Returns the reads.
-    private func readFIFOPort(_ start: UInt8, recordLength: Int, into buffer: UnsafeMutableRawBufferPointer) throws(IMUDriverError) -> Int {
-        let longest = max(1, bus.longestRead)
-        var offset = 0, reads = 0
-        while offset < buffer.count {
-            let end = offset + min(longest, buffer.count - offset)
-            let register = start + UInt8(offset % recordLength)
-            try bus.burst(address, register, into: UnsafeMutableRawBufferPointer(rebasing: buffer[offset..<end]))
-            offset = end
-            reads += 1
-        }
-        return reads
     }
 
     /// Entries are paired into sample sets (a gyro entry with the accel entry batched beside it);
@@ -252,7 +212,7 @@ public final class LSM6DSx: IMUDriver {
             return FIFOBatch(count: 0, dropped: dropped, transactions: 1)
         }
         let buffer = UnsafeMutableRawBufferPointer(rebasing: fifoBuffer[0..<(entries * F.entryLength)])
-        let reads = try readFIFOPort(F.dataOutTag, recordLength: F.entryLength, into: buffer)
+        let reads = try bus.readFIFOPort(address, F.dataOutTag, recordLength: F.entryLength, into: buffer)
         let data = UnsafeRawBufferPointer(buffer)
         var pairs: [(gyro: Vector3, accel: Vector3)] = []
         pairs.reserveCapacity(entries / 2 + 1)

@@ -68,10 +68,7 @@ enum LSM6DSxRegisters {
     ]
 
     /// One burst from OUT_TEMP_L: temperature, gyro x, y, z, accel x, y, z (little-endian).
-    static let sampleSetLength = 14
-    static let temperatureOffset = 0
-    static let gyroOffset = 2
-    static let accelOffset = 8
+    static let sampleSet = SampleSetLayout(register: temperatureLow, length: 14, accelAt: 8, gyroAt: 2, temperatureAt: 0)
     /// FIFO continuous mode: when full, the oldest data is overwritten (DSL §8.4, DSOX §6.5).
     static let fifoModeContinuous: UInt8 = 0x06
     static let fifoModeBypass: UInt8 = 0x00

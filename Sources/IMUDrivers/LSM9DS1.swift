@@ -19,7 +19,7 @@ public final class LSM9DS1: IMUDriver {
 
     private typealias R = LSM9DS1Registers
     private var decoder = SixAxisDecoder(order: .littleEndian)
-    private var magnetometerMicroteslaPerLSB = 0.0
+    private var magnetometer: STMagnetometer
     /// CTRL_REG1_G and CTRL_REG6_XL as configured, to restore them after `sleep()`.
     private var gyroControl: UInt8 = 0
     private var accelControl: UInt8 = 0
@@ -32,6 +32,7 @@ public final class LSM9DS1: IMUDriver {
         self.address = address
         self.magnetometerAddress = magnetometerAddress
         self.clock = clock
+        magnetometer = STMagnetometer(bus: bus, address: magnetometerAddress, map: R.magnetometerMap)
         configuration = IMUConfiguration(
             accelerometerScale: R.accelScales[0], gyroscopeScale: R.gyroScales[0],
             sampleRate: R.sampleRates[0], lowPassBandwidthHz: nil,
@@ -50,7 +51,7 @@ public final class LSM9DS1: IMUDriver {
     public func configure(_ settings: IMUSettings) throws(IMUDriverError) {
         try verifyIdentity()
         try bus.write(address, R.control8, R.control8Reset)
-        try bus.write(magnetometerAddress, R.magnetometerControl2, R.magnetometerSoftReset)
+        try magnetometer.softReset()
         clock.sleep(seconds: 0.01)
 
         let rate = R.sampleRates.nearest(settings.sampleRateHz)
@@ -69,12 +70,7 @@ public final class LSM9DS1: IMUDriver {
         try bus.write(address, R.accelControl6, accelControl)
         try bus.write(address, R.gyroControl1, gyroControl)
 
-        try bus.write(
-            magnetometerAddress, R.magnetometerControl1,
-            R.magnetometerRate.replacing(fieldRate.code, in: R.magnetometerUltraHighPerformanceXY))
-        try bus.write(magnetometerAddress, R.magnetometerControl2, R.magnetometerFullScale.replacing(fieldScale.code, in: 0))
-        try bus.write(magnetometerAddress, R.magnetometerControl4, R.magnetometerUltraHighPerformanceZ)
-        try bus.write(magnetometerAddress, R.magnetometerControl3, R.magnetometerContinuous)
+        try magnetometer.configure(rate: fieldRate, scale: fieldScale)
 
         configuration = IMUConfiguration(
             accelerometerScale: accel, gyroscopeScale: gyro, sampleRate: rate,
@@ -94,46 +90,18 @@ public final class LSM9DS1: IMUDriver {
 
     private func applyConversion() {
         decoder.apply(configuration)
-        magnetometerMicroteslaPerLSB = (configuration.magnetometerScale?.sensitivity ?? 0) * R.microteslaPerGauss
+        magnetometer.use(configuration.magnetometerScale)
     }
 
     public func readSample() throws(IMUDriverError) -> MotionSample {
-        var bytes: (UInt64, UInt64) = (0, 0)  // 16 bytes of stack for 15
-        var sample = try withUnsafeMutableBytes(of: &bytes) { (raw) throws(IMUDriverError) -> MotionSample in
-            let buffer = UnsafeMutableRawBufferPointer(rebasing: raw[0..<R.sampleSetLength])
-            try bus.burst(address, R.temperatureLow, into: buffer)
-            let data = UnsafeRawBufferPointer(buffer)
-            // Gyro and accel all zero is a chip in power-down (its state after a reset), not a
-            // reading: gravity alone makes one axis non-zero.
-            guard data[R.gyroOffset...].contains(where: { $0 != 0 }) else {
-                throw .notMeasuring(bus: bus.name, address: address)
-            }
-            guard !RegisterBytes.allOnes(data) else { throw .implausible(bus: bus.name, address: address, what: "all 0xFF") }
-            var sample = decoder.sample(data, accelAt: R.accelOffset, gyroAt: R.gyroOffset, timestamp: clock.now)
-            sample.temperature = R.temperatureCelsius(RegisterBytes.littleEndianInt16(data, at: R.temperatureOffset))
-            return sample
-        }
+        var sample = try bus.readSampleSet(address, R.sampleSet, decoder: decoder, clock: clock, temperatureCelsius: R.temperatureCelsius)
         sample.magneticField = try readMagneticField()
         return sample
     }
 
     /// One 6-byte burst from the magnetometer, in µT, turned into the accel/gyro axes.
     public func readMagneticField() throws(IMUDriverError) -> Vector3 {
-        var bytes: UInt64 = 0
-        let field = try withUnsafeMutableBytes(of: &bytes) { (raw) throws(IMUDriverError) -> Vector3 in
-            let buffer = UnsafeMutableRawBufferPointer(rebasing: raw[0..<6])
-            try bus.burst(magnetometerAddress, R.magnetometerXLow | R.magnetometerAutoIncrement, into: buffer)
-            let data = UnsafeRawBufferPointer(buffer)
-            guard !RegisterBytes.allOnes(data) else {
-                throw .implausible(bus: bus.name, address: magnetometerAddress, what: "a magnetic field of all 0xFF")
-            }
-            let s = R.magnetometerAxisSigns
-            return Vector3(
-                s.x * Double(RegisterBytes.littleEndianInt16(data, at: 0)),
-                s.y * Double(RegisterBytes.littleEndianInt16(data, at: 2)),
-                s.z * Double(RegisterBytes.littleEndianInt16(data, at: 4))) * magnetometerMicroteslaPerLSB
-        }
-        return field
+        try magnetometer.readField()
     }
 
     // MARK: FIFO
@@ -180,16 +148,9 @@ public final class LSM9DS1: IMUDriver {
         try bus.burst(address, R.gyroXLow, into: buffer)
         let field = try readMagneticField()
         let timestamps = fifo.drained(count, at: now, period: period)
-        samples.reserveCapacity(samples.count + count)
-        let data = UnsafeRawBufferPointer(buffer)
-        for i in 0..<count where RegisterBytes.allOnes(UnsafeRawBufferPointer(rebasing: data[(i * R.fifoSlotLength)..<((i + 1) * R.fifoSlotLength)])) {
-            throw .implausible(bus: bus.name, address: address, what: "a FIFO level of all 0xFF")
-        }
-        for i in 0..<count {
-            var sample = decoder.sample(data, accelAt: i * R.fifoSlotLength + 6, gyroAt: i * R.fifoSlotLength, timestamp: timestamps[i])
-            sample.magneticField = field
-            samples.append(sample)
-        }
+        let frames = FIFOFrames(data: UnsafeRawBufferPointer(buffer), count: count, length: R.fifoSlotLength)
+        guard !frames.anyAllOnes else { throw .implausible(bus: bus.name, address: address, what: "a FIFO level of all 0xFF") }
+        frames.decode(decoder, accelAt: 6, gyroAt: 0, timestamps: timestamps, field: field, into: &samples)
         return FIFOBatch(count: count, dropped: dropped, transactions: 3)
     }
 
@@ -229,7 +190,7 @@ public final class LSM9DS1: IMUDriver {
         try bus.write(address, R.int1Control, 0)
         try bus.write(address, R.gyroControl1, 0)
         try bus.write(address, R.accelControl6, R.accelRate.replacing(rate.code, in: accelControl))
-        try bus.write(magnetometerAddress, R.magnetometerControl3, R.magnetometerPowerDown)
+        try magnetometer.powerDown()
         try configureMotionInterrupt(thresholdG: thresholdG, durationMilliseconds: durationMilliseconds, rateHz: rate.hertz)
         try bus.update(address, R.latchAccelInterrupt, to: 1)
         _ = try bus.read(address, R.interruptSourceAccel)  // nothing pending from before the watch
@@ -267,13 +228,13 @@ public final class LSM9DS1: IMUDriver {
     public func sleep() throws(IMUDriverError) {
         try bus.write(address, R.gyroControl1, 0)
         try bus.write(address, R.accelControl6, 0)
-        try bus.write(magnetometerAddress, R.magnetometerControl3, R.magnetometerPowerDown)
+        try magnetometer.powerDown()
     }
 
     public func wake() throws(IMUDriverError) {
         try bus.write(address, R.accelControl6, accelControl)
         try bus.write(address, R.gyroControl1, gyroControl)
-        try bus.write(magnetometerAddress, R.magnetometerControl3, R.magnetometerContinuous)
+        try magnetometer.resume()
         waitForFirstSample()
     }
 }

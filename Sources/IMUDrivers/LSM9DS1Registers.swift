@@ -87,10 +87,7 @@ enum LSM9DS1Registers {
     /// (0x18). So one burst from OUT_TEMP_L reads temperature, status, gyro and accel (15 bytes),
     /// and one burst from OUT_X_L_G of 12·n bytes reads n FIFO levels (each level is used up when
     /// OUT_Z_H_XL has been read).
-    static let sampleSetLength = 15
-    static let temperatureOffset = 0
-    static let gyroOffset = 3
-    static let accelOffset = 9
+    static let sampleSet = SampleSetLayout(register: temperatureLow, length: 15, accelAt: 9, gyroAt: 3, temperatureAt: 0)
     /// One FIFO level: gyro x, y, z then accel x, y, z.
     static let fifoSlotLength = 12
     static let fifoCapacity = 32
@@ -100,23 +97,10 @@ enum LSM9DS1Registers {
 
     // MARK: Magnetometer part (DS §8, Table 22)
     static let magnetometerWhoAmI: UInt8 = 0x0F              // WHO_AM_I_M (DS §8.1; value in `ChipParts`)
-    static let magnetometerControl1: UInt8 = 0x20            // CTRL_REG1_M: TEMP_COMP, OM 6:5, DO 4:2 (DS §8.3)
-    static let magnetometerControl2: UInt8 = 0x21            // CTRL_REG2_M: FS 6:5, REBOOT, SOFT_RST (DS §8.4)
     static let magnetometerControl3: UInt8 = 0x22            // CTRL_REG3_M: MD 1:0 (DS §8.5)
-    static let magnetometerControl4: UInt8 = 0x23            // CTRL_REG4_M: OMZ 3:2 (DS §8.6)
-    static let magnetometerXLow: UInt8 = 0x28                // OUT_X_L_M … OUT_Z_H_M (DS §8.8)
-
-    /// DS §6.1.1 (magnetometer): a multi-byte read auto-increments only with the sub-address MSB set.
-    static let magnetometerAutoIncrement: UInt8 = 0x80
-    static let magnetometerSoftReset: UInt8 = 0x04
-    /// OM = 11 (ultra-high performance x/y), plus the rate code in DO.
-    static let magnetometerUltraHighPerformanceXY: UInt8 = 0x60
-    static let magnetometerUltraHighPerformanceZ: UInt8 = 0x0C
-    static let magnetometerContinuous: UInt8 = 0x00
-    static let magnetometerPowerDown: UInt8 = 0x03
-
-    static let magnetometerRate = RegisterField(register: magnetometerControl1, mask: 0x1C)
-    static let magnetometerFullScale = RegisterField(register: magnetometerControl2, mask: 0x60)
+    // CTRL_REG1_M … CTRL_REG4_M (DS §8.3–8.6), OUT_X_L_M … OUT_Z_H_M (DS §8.8), the sub-address
+    // MSB for auto-increment (DS §6.1.1), SOFT_RST, OM/OMZ and MD: the LIS3MDL's addresses and
+    // bits, driven through `LIS3MDLRegisters` by `STMagnetometer`.
 
     /// DS Table 114 (DO): Hz.
     static let magnetometerRates: [DataRate] = [
@@ -137,6 +121,11 @@ enum LSM9DS1Registers {
     /// connections"): its X points the opposite way, Y and Z agree. Not a rotation (the two
     /// parts' axis sets have opposite handedness), so it is a per-axis sign, applied on decode.
     static let magnetometerAxisSigns = (x: -1.0, y: 1.0, z: 1.0)
+
+    /// The row the shared driver (`STMagnetometer`) walks: the LIS3MDL's register map at the
+    /// addresses above (DS §8.1–8.8), this part's rates, sensitivities and axes; BDU left clear.
+    static let magnetometerMap = STMagnetometerMap(
+        rates: magnetometerRates, scales: magnetometerScales, axisSigns: magnetometerAxisSigns, blockDataUpdate: false)
 
     static let microteslaPerGauss = 100.0
 }

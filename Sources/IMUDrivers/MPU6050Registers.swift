@@ -83,7 +83,7 @@ enum MPU6050Registers {
     static let sampleRates: [DataRate] = (0...255).map { DataRate(code: UInt8($0), hertz: filteredGyroRateHz / Double(1 + $0)) }
 
     /// RM §59–72: accel x,y,z (6), temp (2), gyro x,y,z (6), big-endian.
-    static let sampleSetLength = 14
+    static let sampleSet = SampleSetLayout(register: accelXHigh, length: 14, accelAt: 0, gyroAt: 8, temperatureAt: 6)
     /// FIFO sample with FIFO_EN = fifoAccelAndGyro: accel then gyro, in register order (RM §35).
     static let fifoSampleLength = 12
     /// PS §7.17: 1024-byte FIFO.

@@ -8,7 +8,7 @@ import IMUGeometry
 /// register or ST2), data protection (once a data register has been read, new data wait until
 /// ST2 is read), HOFL, its own axes (DS §11: x = accel x, y = −accel y, z = −accel z),
 /// auto-increment as in DS Table 20. Not emulated: self-test, TS1/TS2.
-public final class AK09916Emulator: I2CTarget {
+public final class AK09916Emulator: AKMagnetometerDie {
     typealias R = AK09916Registers
 
     private let input: ChipInputSource
@@ -20,13 +20,10 @@ public final class AK09916Emulator: I2CTarget {
     public var reachable: () -> Bool = { true }
 
     private var registers = [UInt8](repeating: 0, count: 0x40)
-    private var pointer: UInt8 = 0
-    private var lastTime: Double
-    private var lastTick: Int64 = 0
-    private var singleDue: Double?
-    private var protected = false
-    private var pending: [Int16]?
-    private var pendingOverflow = false
+    var pointer: UInt8 = 0
+    var lastTime: Double
+    /// When measurements are due, and data protection (a read of the data begins it).
+    var cycle = AKMeasurementCycle()
 
     public init(input: @escaping ChipInputSource, errors: SensorErrors, whoAmI: UInt8, startTime: Double = 0) {
         self.input = input
@@ -43,43 +40,11 @@ public final class AK09916Emulator: I2CTarget {
     /// Measurements per second in the continuous modes (0 otherwise).
     public var sampleRateHz: Double { R.continuousRatesHz[mode] ?? 0 }
 
-    // MARK: I2CTarget
+    // MARK: Measurement cycle
 
-    public func catchUp(to time: Double) {
-        guard time > lastTime else { return }
-        defer { lastTime = time }
-        if let due = singleDue, time >= due {
-            measure(at: due)
-            singleDue = nil
-            registers[Int(R.control2)] = 0  // back to power-down after a single measurement
-        }
-        let rate = sampleRateHz
-        guard rate > 0 else { return }
-        let target = Int64((time * rate).rounded(.down))
-        if target > lastTick {
-            if target > lastTick + 1 && registers[Int(R.status1)] & R.dataReady != 0 {
-                registers[Int(R.status1)] |= R.dataOverrun
-            }
-            measure(at: Double(target) / rate)
-            lastTick = target
-        }
-    }
+    func endSingleMeasurement() { registers[Int(R.control2)] = 0 }
 
-    public func write(_ bytes: UnsafeRawBufferPointer) {
-        guard let first = bytes.first else { return }
-        pointer = first
-        for byte in bytes.dropFirst() {
-            store(byte, at: pointer)
-            pointer = R.next(after: pointer)
-        }
-    }
-
-    public func read(into buffer: UnsafeMutableRawBufferPointer) {
-        for i in 0..<buffer.count {
-            buffer[i] = load(pointer)
-            pointer = R.next(after: pointer)
-        }
-    }
+    func noteSkippedMeasurement() { if registers[Int(R.status1)] & R.dataReady != 0 { registers[Int(R.status1)] |= R.dataOverrun } }
 
     public func powerOnReset(at time: Double) {
         lastTime = time
@@ -98,42 +63,37 @@ public final class AK09916Emulator: I2CTarget {
         registers[Int(R.companyID)] = 0x48
         registers[Int(R.deviceID)] = whoAmI
         pointer = 0
-        singleDue = nil
-        protected = false
-        pending = nil
+        cycle.reset()
     }
 
-    private func load(_ register: UInt8) -> UInt8 {
+    func load(_ register: UInt8) -> UInt8 {
         guard Int(register) < registers.count else { return 0 }
         switch register {
         case R.deviceID:
             return identityOverride ?? whoAmI
         case R.xLow...R.dummy:
             // DS §13.4: reading a data register starts a data read, which ST2 ends.
-            protected = true
+            cycle.beginRead()
             registers[Int(R.status1)] &= ~(R.dataReady | R.dataOverrun)
             return registers[Int(register)]
         case R.status2:
             let value = registers[Int(register)]
             registers[Int(R.status1)] &= ~(R.dataReady | R.dataOverrun)
-            protected = false
-            if let values = pending {
-                pending = nil
-                show(values, overflow: pendingOverflow)
-            }
+            if let held = cycle.endRead() { show(held.values, overflow: held.overflow) }
             return value
         default:
             return registers[Int(register)]
         }
     }
 
-    private func store(_ value: UInt8, at register: UInt8) {
+    func register(after register: UInt8) -> UInt8 { R.next(after: register) }
+
+    func store(_ value: UInt8, at register: UInt8) {
         switch register {
         case R.control2:
             registers[Int(register)] = value & 0x1F
-            let rate = sampleRateHz
-            if rate > 0 { lastTick = Int64((lastTime * rate).rounded(.down)) }
-            singleDue = value & 0x1F == R.modeSingle ? lastTime + R.singleMeasurementSeconds : nil
+            cycle.modeWritten(
+                at: lastTime, rateHz: sampleRateHz, single: value & 0x1F == R.modeSingle, singleSeconds: R.singleMeasurementSeconds)
         case R.control3:
             if value & R.softReset != 0 { reset() }  // SRST clears itself
         default:
@@ -143,7 +103,7 @@ public final class AK09916Emulator: I2CTarget {
 
     // MARK: Measuring
 
-    private func measure(at time: Double) {
+    func measure(at time: Double) {
         let truth = input(time).magneticFieldMicrotesla
         // DS §11: the die's own axes from the accel/gyro axes.
         let own = R.axesInAccelGyroFrame.inverse.apply(truth)
@@ -151,12 +111,7 @@ public final class AK09916Emulator: I2CTarget {
         let values = (0..<3).map { Raw.int16(max(-R.limit, min(R.limit, measured[$0] / R.microteslaPerLSB))) }
         let overflow = abs(measured.x) + abs(measured.y) + abs(measured.z) > R.overflowMicrotesla
         if registers[Int(R.status1)] & R.dataReady != 0 { registers[Int(R.status1)] |= R.dataOverrun }
-        if protected {
-            pending = values
-            pendingOverflow = overflow
-        } else {
-            show(values, overflow: overflow)
-        }
+        if let shown = cycle.measured(values, overflow: overflow) { show(shown.values, overflow: shown.overflow) }
         registers[Int(R.status1)] |= R.dataReady
     }
 

@@ -10,7 +10,7 @@ import IMUGeometry
 /// protection (once ST1 or a data register has been read, new data wait until ST2 is read),
 /// HOFL, its own axes (PS9 §9.1: x = accel y, y = accel x, z = −accel z), auto-increment as in
 /// Table 2. Not emulated: self-test, external trigger, I2CDIS, SPI.
-public final class AK8963Emulator: I2CTarget {
+public final class AK8963Emulator: RegisterFileChip, AKMagnetometerDie {
     typealias R = AK8963Registers
 
     private let input: ChipInputSource
@@ -20,15 +20,11 @@ public final class AK8963Emulator: I2CTarget {
     /// Whether the host can reach the die now (its MPU's bypass open).
     public var reachable: () -> Bool = { true }
 
-    private var registers: RegisterFile
-    private var pointer: UInt8 = 0
-    private var lastTime: Double
-    private var lastTick: Int64 = 0
-    private var singleDue: Double?
-    /// A read of ST1 or the data has begun and ST2 has not been read yet.
-    private var protected = false
-    /// A measurement made while protected, stored when ST2 is read.
-    private var pending: (values: [Int16], overflow: Bool)?
+    var registers: RegisterFile
+    var pointer: UInt8 = 0
+    var lastTime: Double
+    /// When measurements are due, and data protection (a read of ST1 or the data begins it).
+    var cycle = AKMeasurementCycle()
 
     public init(
         input: @escaping ChipInputSource, errors: SensorErrors, whoAmI: UInt8,
@@ -55,83 +51,36 @@ public final class AK8963Emulator: I2CTarget {
         }
     }
 
-    // MARK: I2CTarget
+    // MARK: Measurement cycle
 
-    public func catchUp(to time: Double) {
-        guard time > lastTime else { return }
-        defer { lastTime = time }
-        if let due = singleDue, time >= due {
-            measure(at: due)
-            singleDue = nil
-            registers[R.control1] &= ~0x0F  // back to power-down after a single measurement
-        }
-        let rate = sampleRateHz
-        guard rate > 0 else { return }
-        let target = Int64((time * rate).rounded(.down))
-        if target > lastTick {
-            // Measurements nobody read in between are skipped data: DOR (the newest is kept).
-            if target > lastTick + 1 && registers[R.status1] & R.dataReady != 0 { registers[R.status1] |= R.dataOverrun }
-            measure(at: Double(target) / rate)
-            lastTick = target
-        }
-    }
+    func endSingleMeasurement() { registers[R.control1] &= ~0x0F }
 
-    public func write(_ bytes: UnsafeRawBufferPointer) {
-        guard let first = bytes.first else { return }
-        pointer = first
-        for byte in bytes.dropFirst() {
-            store(byte, at: pointer)
-            pointer = R.next(after: pointer)
-        }
-    }
-
-    public func read(into buffer: UnsafeMutableRawBufferPointer) {
-        for i in 0..<buffer.count {
-            buffer[i] = load(pointer)
-            pointer = R.next(after: pointer)
-        }
-    }
-
-    public func powerOnReset(at time: Double) {
-        lastTime = time
-        registers.powerOn()
-        reset()
-    }
-
-    public func overrideIdentity(_ value: UInt8?) {
-        registers.overrideIdentity(value)
-    }
+    func noteSkippedMeasurement() { if registers[R.status1] & R.dataReady != 0 { registers[R.status1] |= R.dataOverrun } }
 
     // MARK: Registers
 
-    private func reset() {
+    func loadDefaults() {
         registers.loadDefaults()
         pointer = 0
-        singleDue = nil
-        protected = false
-        pending = nil
+        cycle.reset()
     }
 
-    private func load(_ register: UInt8) -> UInt8 {
+    func load(_ register: UInt8) -> UInt8 {
         switch register {
         case R.deviceID:
             return registers.identity
         case R.status1:
-            protected = true
+            cycle.beginRead()
             return registers[register]
         case R.xLow...R.zHigh:
-            protected = true
+            cycle.beginRead()
             registers[R.status1] &= ~(R.dataReady | R.dataOverrun)
             return registers[register]
         case R.status2:
             // Reading ST2 ends the data read: DRDY and DOR clear, held data are released.
             let value = registers[register]
             registers[R.status1] &= ~(R.dataReady | R.dataOverrun)
-            protected = false
-            if let pending {
-                self.pending = nil
-                show(pending.values, overflow: pending.overflow)
-            }
+            if let held = cycle.endRead() { show(held.values, overflow: held.overflow) }
             return value
         case R.sensitivityX...R.sensitivityZ:
             // Table 2: readable only in fuse ROM access mode; elsewhere "read data is not correct".
@@ -142,15 +91,16 @@ public final class AK8963Emulator: I2CTarget {
         }
     }
 
-    private func store(_ value: UInt8, at register: UInt8) {
+    func register(after register: UInt8) -> UInt8 { R.next(after: register) }
+
+    func store(_ value: UInt8, at register: UInt8) {
         switch register {
         case R.control1:
             registers[register] = value & 0x1F
-            let rate = sampleRateHz
-            if rate > 0 { lastTick = Int64((lastTime * rate).rounded(.down)) }
-            singleDue = value & 0x0F == R.modeSingle ? lastTime + R.singleMeasurementSeconds : nil
+            cycle.modeWritten(
+                at: lastTime, rateHz: sampleRateHz, single: value & 0x0F == R.modeSingle, singleSeconds: R.singleMeasurementSeconds)
         case R.control2:
-            if value & R.softReset != 0 { reset() }  // SRST clears itself
+            if value & R.softReset != 0 { loadDefaults() }  // SRST clears itself
         case R.selfTest, R.i2cDisable:
             registers[register] = value
         default:
@@ -160,7 +110,7 @@ public final class AK8963Emulator: I2CTarget {
 
     // MARK: Measuring
 
-    private func measure(at time: Double) {
+    func measure(at time: Double) {
         let truth = input(time).magneticFieldMicrotesla
         // PS9 §9.1: the die's own axes from the accel/gyro axes.
         let own = Vector3(truth.y, truth.x, -truth.z)
@@ -172,11 +122,7 @@ public final class AK8963Emulator: I2CTarget {
         let values = (0..<3).map { Raw.int16(max(-limit, min(limit, measured[$0] / (lsb * adjust[$0])))) }
         let overflow = abs(measured.x) + abs(measured.y) + abs(measured.z) > R.overflowMicrotesla
         if registers[R.status1] & R.dataReady != 0 { registers[R.status1] |= R.dataOverrun }
-        if protected {
-            pending = (values, overflow)
-        } else {
-            show(values, overflow: overflow)
-        }
+        if let shown = cycle.measured(values, overflow: overflow) { show(shown.values, overflow: shown.overflow) }
         registers[R.status1] |= R.dataReady
     }
 

@@ -39,6 +39,13 @@ enum Raw {
         return (UInt8(u >> 8), UInt8(u & 0xFF))
     }
 
+    /// The high or low byte of `v`, for an output register pair whose byte order is set (the ST
+    /// chips' BLE): with `bigEndian` the lower address holds the high byte.
+    static func byte(_ v: Int16, high: Bool, bigEndian: Bool) -> UInt8 {
+        let (low, hi) = littleEndian(v)
+        return high != bigEndian ? hi : low
+    }
+
     static func littleEndian(_ v: Int16) -> (UInt8, UInt8) {
         let u = UInt16(bitPattern: v)
         return (UInt8(u & 0xFF), UInt8(u >> 8))

@@ -17,24 +17,25 @@ import IMUGeometry
 /// (ACCEL_INTEL_CTRL, ACCEL_WOM_THR), and the I²C bypass the AK09916 sits behind. Not emulated:
 /// the DMP, the I²C master (bank 3), self-test and offsets (bank 1), FSYNC, averaging in
 /// low-power mode. Assumed (the DS does not say): an empty FIFO reads its last byte again.
-public final class ICM20948Emulator: I2CTarget {
+public final class ICM20948Emulator: RegisterFileChip, RegisterPointerChip {
     typealias R = ICM20948Registers
 
     public let interruptPin = InterruptPin(name: "INT1")
     private let input: ChipInputSource
     private let errors: SensorErrors
 
-    private var bank0: RegisterFile
+    /// Bank 0 (identity, data, FIFO, interrupts, power).
+    var registers: RegisterFile
     /// Banks 1–3 (index 0 unused).
     private var banks: [[UInt8]] = []
     private var bank: Int = 0
-    private var pointer: UInt8 = 0
+    var pointer: UInt8 = 0
     private var fifo = ByteFIFO(capacity: R.fifoCapacityBytes)
     private var lastFIFOByte: UInt8 = 0
     private var latchedFIFOCount: UInt16 = 0
     private var status: UInt8 = 0, status1: UInt8 = 0, status2: UInt8 = 0
 
-    private var lastTime: Double
+    var lastTime: Double
     private var lastTick: Int64 = 0
     private var lastAccelTick: Int64 = .min
     private var previousAccel: Vector3?
@@ -46,21 +47,21 @@ public final class ICM20948Emulator: I2CTarget {
         self.input = input
         self.errors = errors
         self.lastTime = startTime
-        bank0 = RegisterFile(defaults: R.bank0Defaults, identityRegister: R.whoAmI, identity: whoAmI)
+        registers = RegisterFile(defaults: R.bank0Defaults, identityRegister: R.whoAmI, identity: whoAmI)
         loadDefaults()
     }
 
     /// Whether the auxiliary bus is joined to the host bus (the AK09916 answers at 0x0C).
     public var bypassOpen: Bool {
-        bank0[R.interruptPinConfig] & R.pinBypass != 0 && bank0[R.userControl] & R.userI2CMaster == 0
+        registers[R.interruptPinConfig] & R.pinBypass != 0 && registers[R.userControl] & R.userI2CMaster == 0
     }
 
     // MARK: Derived configuration
 
-    private var isAsleep: Bool { bank0[R.powerManagement1] & R.powerSleep != 0 }
-    private var gyroOn: Bool { bank0[R.powerManagement2] & 0x07 != 0x07 }
-    private var accelOn: Bool { bank0[R.powerManagement2] & 0x38 != 0x38 }
-    private var temperatureOn: Bool { bank0[R.powerManagement1] & 0x08 == 0 }
+    private var isAsleep: Bool { registers[R.powerManagement1] & R.powerSleep != 0 }
+    private var gyroOn: Bool { registers[R.powerManagement2] & 0x07 != 0x07 }
+    private var accelOn: Bool { registers[R.powerManagement2] & 0x38 != 0x38 }
+    private var temperatureOn: Bool { registers[R.powerManagement1] & 0x08 == 0 }
     private var gyroConfig: UInt8 { banks[2][Int(R.gyroConfig1)] }
     private var accelConfig: UInt8 { banks[2][Int(R.accelConfig)] }
 
@@ -85,7 +86,7 @@ public final class ICM20948Emulator: I2CTarget {
     }
 
     private var fifoCollecting: Bool {
-        bank0[R.userControl] & R.userFIFOEnable != 0 && bank0[R.fifoEnable2] & 0x1F != 0 && bank0[R.fifoReset] & 0x1F == 0
+        registers[R.userControl] & R.userFIFOEnable != 0 && registers[R.fifoEnable2] & 0x1F != 0 && registers[R.fifoReset] & 0x1F == 0
     }
 
     // MARK: I2CTarget
@@ -95,27 +96,19 @@ public final class ICM20948Emulator: I2CTarget {
         defer { lastTime = time }
         let rate = sampleRateHz
         if isAsleep || rate == 0 { return }
-        let target = Int64((time * rate).rounded(.down))
-        guard target > lastTick else { return }
-        var first = lastTick + 1
-        if target - first >= Self.maximumCatchUpSamples {
-            first = target - Self.maximumCatchUpSamples + 1
-            if fifoCollecting { raise(status2: R.fifoOverflow, at: Double(first) / rate) }
-        }
-        for tick in first...target {
-            produceSample(tick: tick, rate: rate)
-        }
-        lastTick = target
+        guard let due = SampleGrid.due(after: lastTick, at: time, rateHz: rate, limit: Self.maximumCatchUpSamples) else { return }
+        if due.skipped, fifoCollecting { raise(status2: R.fifoOverflow, at: Double(due.first) / rate) }
+        for tick in due.first...due.last { produceSample(tick: tick, rate: rate) }
+        lastTick = due.last
     }
 
-    public func write(_ bytes: UnsafeRawBufferPointer) {
-        guard let first = bytes.first else { return }
-        pointer = first & 0x7F
-        for byte in bytes.dropFirst() {
-            store(byte, at: pointer)
-            if !(bank == 0 && pointer == R.fifoReadWrite) { pointer = (pointer &+ 1) & 0x7F }
-        }
+    /// DS §8.61: FIFO_R_W (bank 0) is a port that does not advance; other registers auto-increment.
+    func register(after register: UInt8) -> UInt8 {
+        bank == 0 && register == R.fifoReadWrite ? register : (register &+ 1) & 0x7F
     }
+
+    /// A write transaction's first byte: its 7 low bits are the register.
+    func register(addressedBy byte: UInt8) -> UInt8 { byte & 0x7F }
 
     public func read(into buffer: UnsafeMutableRawBufferPointer) {
         for i in 0..<buffer.count {
@@ -124,20 +117,10 @@ public final class ICM20948Emulator: I2CTarget {
             if !(bank == 0 && pointer == R.fifoReadWrite) { pointer = (pointer &+ 1) & 0x7F }
         }
         // DS §8.6 INT_ANYRD_2CLEAR: every status clears on any read.
-        if buffer.count > 0, bank0[R.interruptPinConfig] & R.pinAnyReadClears != 0 {
+        if buffer.count > 0, registers[R.interruptPinConfig] & R.pinAnyReadClears != 0 {
             status = 0; status1 = 0; status2 = 0
             updatePin(at: lastTime)
         }
-    }
-
-    public func powerOnReset(at time: Double) {
-        lastTime = time
-        bank0.powerOn()
-        loadDefaults()
-    }
-
-    public func overrideIdentity(_ value: UInt8?) {
-        bank0.overrideIdentity(value)
     }
 
     /// Fills the FIFO with copies of the current sample until it overflows, without moving the
@@ -158,8 +141,8 @@ public final class ICM20948Emulator: I2CTarget {
 
     // MARK: Registers
 
-    private func loadDefaults() {
-        bank0.loadDefaults()
+    func loadDefaults() {
+        registers.loadDefaults()
         banks = [[], [UInt8](repeating: 0, count: 128), [UInt8](repeating: 0, count: 128), [UInt8](repeating: 0, count: 128)]
         for (register, value) in R.bank2Defaults { banks[2][Int(register)] = value }
         bank = 0
@@ -179,7 +162,7 @@ public final class ICM20948Emulator: I2CTarget {
         guard bank == 0 else { return banks[bank][Int(register)] }
         switch register {
         case R.whoAmI:
-            return bank0.identity
+            return registers.identity
         case R.interruptStatus:
             defer { status = 0; updatePin(at: lastTime) }
             return status
@@ -199,11 +182,11 @@ public final class ICM20948Emulator: I2CTarget {
             if let byte = fifo.pop() { lastFIFOByte = byte }
             return lastFIFOByte
         default:
-            return bank0[register]
+            return registers[register]
         }
     }
 
-    private func store(_ value: UInt8, at register: UInt8) {
+    func store(_ value: UInt8, at register: UInt8) {
         let rateBefore = sampleRateHz
         let wasAsleep = isAsleep
         if register == R.bankSelect {
@@ -222,15 +205,15 @@ public final class ICM20948Emulator: I2CTarget {
             case R.fifoReset:
                 // DS §8.57: asserted, FIFO_RESET empties the FIFO and keeps it empty until de-asserted.
                 if value & 0x1F != 0 { fifo.removeAll() }
-                bank0[register] = value & 0x1F
+                registers[register] = value & 0x1F
             case R.fifoReadWrite:
                 if !fifo.push(value) { raise(status2: R.fifoOverflow, at: lastTime) }
             case R.interruptPinConfig:
-                bank0[register] = value
+                registers[register] = value
                 updatePin(at: lastTime)
             default:
                 guard !R.readOnlyBank0.contains(register) else { return }
-                bank0[register] = value
+                registers[register] = value
             }
         }
         // A new rate or a wake-up starts the grid at the current time.
@@ -279,21 +262,21 @@ public final class ICM20948Emulator: I2CTarget {
     private func put(_ values: [Int16], at first: UInt8) {
         for (i, v) in values.enumerated() {
             let (high, low) = Raw.bigEndian(v)
-            bank0[Int(first) + 2 * i] = high
-            bank0[Int(first) + 2 * i + 1] = low
+            registers[Int(first) + 2 * i] = high
+            registers[Int(first) + 2 * i + 1] = low
         }
     }
 
     /// The enabled sources' registers into the FIFO; false when bytes were lost (stream mode
     /// drops the oldest; snapshot mode, FIFO_MODE = 1, stops writing when full).
     private func pushFIFOSources() -> Bool {
-        let enabled = bank0[R.fifoEnable2]
-        let snapshot = bank0[R.fifoMode] & 0x1F != 0
+        let enabled = registers[R.fifoEnable2]
+        let snapshot = registers[R.fifoMode] & 0x1F != 0
         var kept = true
         for source in R.fifoSources where enabled & source.enableBit != 0 {
             for offset in 0..<source.byteCount {
                 if snapshot && fifo.count == fifo.capacity { kept = false; continue }
-                kept = fifo.push(bank0[Int(source.firstRegister) + offset]) && kept
+                kept = fifo.push(registers[Int(source.firstRegister) + offset]) && kept
             }
         }
         return kept
@@ -320,22 +303,22 @@ public final class ICM20948Emulator: I2CTarget {
     private func raise(status bits: UInt8 = 0, status1 bits1: UInt8 = 0, status2 bits2: UInt8 = 0, at time: Double) {
         let newlySet = (status & bits) != bits || (status2 & bits2) != bits2
         status |= bits; status1 |= bits1; status2 |= bits2
-        let enabled = bits & bank0[R.interruptEnable] | bits1 & bank0[R.interruptEnable1] | bits2 & bank0[R.interruptEnable2]
+        let enabled = bits & registers[R.interruptEnable] | bits1 & registers[R.interruptEnable1] | bits2 & registers[R.interruptEnable2]
         guard enabled != 0 else { return }
-        if bank0[R.interruptPinConfig] & R.pinLatch != 0 {
+        if registers[R.interruptPinConfig] & R.pinLatch != 0 {
             updatePin(at: time)
         } else if newlySet || bits1 != 0 {
             // DS §8.6 INT1_LATCH__EN = 0: a 50 µs pulse per event.
-            let activeHigh = bank0[R.interruptPinConfig] & R.pinActiveLow == 0
+            let activeHigh = registers[R.interruptPinConfig] & R.pinActiveLow == 0
             interruptPin.pulse(activeHigh: activeHigh, at: time, width: R.interruptPulseSeconds)
         }
     }
 
     /// Latched: the pin is active while an enabled status bit is set; otherwise it idles.
     private func updatePin(at time: Double) {
-        let config = bank0[R.interruptPinConfig]
+        let config = registers[R.interruptPinConfig]
         let activeHigh = config & R.pinActiveLow == 0
-        let pending = status & bank0[R.interruptEnable] | status1 & bank0[R.interruptEnable1] | status2 & bank0[R.interruptEnable2]
+        let pending = status & registers[R.interruptEnable] | status1 & registers[R.interruptEnable1] | status2 & registers[R.interruptEnable2]
         let active = config & R.pinLatch != 0 && pending != 0
         interruptPin.drive(high: active == activeHigh, at: time)
     }

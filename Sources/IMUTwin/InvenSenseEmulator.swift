@@ -18,7 +18,7 @@ import IMUGeometry
 /// FIFO with a 13-bit count, its temperature formula, and the I²C bypass the AK8963 sits behind.
 public typealias MPU6050Emulator = InvenSenseEmulator
 
-public final class InvenSenseEmulator: I2CTarget {
+public final class InvenSenseEmulator: RegisterFileChip, RegisterPointerChip {
     typealias R = MPU6050Registers
     typealias R65 = MPU6500Registers
 
@@ -27,14 +27,14 @@ public final class InvenSenseEmulator: I2CTarget {
     private let input: ChipInputSource
     private let errors: SensorErrors
 
-    private var registers: RegisterFile
-    private var pointer: UInt8 = 0
+    var registers: RegisterFile
+    var pointer: UInt8 = 0
     private var fifo: ByteFIFO
     private var lastFIFOByte: UInt8 = 0
     private var latchedFIFOCount: UInt16 = 0
     private var status: UInt8 = 0
 
-    private var lastTime: Double
+    var lastTime: Double
     private var lastTick: Int64 = 0
     /// High-pass filter state for motion detection (g).
     private var highPassed = Vector3.zero
@@ -110,27 +110,19 @@ public final class InvenSenseEmulator: I2CTarget {
         defer { lastTime = time }
         if isAsleep { return }
         let rate = sampleRateHz
-        let target = Int64((time * rate).rounded(.down))
-        guard target > lastTick else { return }
-        var first = lastTick + 1
-        if target - first >= Self.maximumCatchUpSamples {
-            first = target - Self.maximumCatchUpSamples + 1
-            if fifoCollecting { raise(R.fifoOverflowInterrupt, at: Double(first) / rate) }
-        }
-        for tick in first...target {
-            produceSample(tick: tick, rate: rate)
-        }
-        lastTick = target
+        guard let due = SampleGrid.due(after: lastTick, at: time, rateHz: rate, limit: Self.maximumCatchUpSamples) else { return }
+        if due.skipped, fifoCollecting { raise(R.fifoOverflowInterrupt, at: Double(due.first) / rate) }
+        for tick in due.first...due.last { produceSample(tick: tick, rate: rate) }
+        lastTick = due.last
     }
 
-    public func write(_ bytes: UnsafeRawBufferPointer) {
-        guard let first = bytes.first else { return }
-        pointer = first & 0x7F
-        for byte in bytes.dropFirst() {
-            store(byte, at: pointer)
-            if pointer != R.fifoReadWrite { pointer = (pointer &+ 1) & 0x7F }
-        }
+    /// RM §4.31: FIFO_R_W is a port that does not advance; every other register auto-increments.
+    func register(after register: UInt8) -> UInt8 {
+        register == R.fifoReadWrite ? register : (register &+ 1) & 0x7F
     }
+
+    /// A write transaction's first byte: its 7 low bits are the register.
+    func register(addressedBy byte: UInt8) -> UInt8 { byte & 0x7F }
 
     public func read(into buffer: UnsafeMutableRawBufferPointer) {
         if pointer == R.fifoReadWrite {
@@ -148,16 +140,6 @@ public final class InvenSenseEmulator: I2CTarget {
         if buffer.count > 0, registers[Int(R.interruptPinConfiguration)] & R.pinReadClears != 0 {
             clearStatus(at: lastTime)
         }
-    }
-
-    public func powerOnReset(at time: Double) {
-        lastTime = time
-        registers.powerOn()
-        loadDefaults()
-    }
-
-    public func overrideIdentity(_ value: UInt8?) {
-        registers.overrideIdentity(value)
     }
 
     public func forceFIFOOverflow() {
@@ -180,7 +162,7 @@ public final class InvenSenseEmulator: I2CTarget {
 
     // MARK: Registers
 
-    private func loadDefaults() {
+    func loadDefaults() {
         registers.loadDefaults()
         pointer = 0
         fifo.removeAll()
@@ -218,7 +200,7 @@ public final class InvenSenseEmulator: I2CTarget {
         }
     }
 
-    private func store(_ value: UInt8, at register: UInt8) {
+    func store(_ value: UInt8, at register: UInt8) {
         let rateBefore = sampleRateHz
         let wasAsleep = isAsleep
         switch register {

@@ -15,16 +15,16 @@ import IMUGeometry
 /// or the gyro's alone), filters beyond the noise bandwidth (ODR / 2), tap, 6D, free-fall,
 /// activity, pedometer, the machine-learning core, INT2, the sensor hub, the high-pass choice
 /// (SLOPE_FDS), low-power noise.
-public final class LSM6DSxEmulator: I2CTarget {
+public final class LSM6DSxEmulator: RegisterFileChip, RegisterPointerChip {
     typealias R = LSM6DSxRegisters
 
     public let interruptPin = InterruptPin(name: "INT1")
     private let input: ChipInputSource
     private let errors: SensorErrors
     private let map: LSM6DSxTwinMap
-    private var registers: RegisterFile
-    private var pointer: UInt8 = 0
-    private var lastTime: Double
+    var registers: RegisterFile
+    var pointer: UInt8 = 0
+    var lastTime: Double
     private var lastTick: Int64 = 0
 
     private var gyro: [Int16] = [0, 0, 0]
@@ -99,22 +99,19 @@ public final class LSM6DSxEmulator: I2CTarget {
         defer { lastTime = time }
         let rate = sampleRateHz
         guard rate > 0 else { return }
-        let target = Int64((time * rate).rounded(.down))
-        guard target > lastTick else { return }
-        let first = max(lastTick + 1, target - maximumCatchUpSamples + 1)
-        if first > lastTick + 1, fifoMode == 0x06 { overrun = true }
-        for tick in first...target { produceSample(tick: tick, rate: rate) }
-        lastTick = target
+        guard let due = SampleGrid.due(after: lastTick, at: time, rateHz: rate, limit: maximumCatchUpSamples) else { return }
+        if due.skipped, fifoMode == 0x06 { overrun = true }
+        for tick in due.first...due.last { produceSample(tick: tick, rate: rate) }
+        lastTick = due.last
     }
 
-    public func write(_ bytes: UnsafeRawBufferPointer) {
-        guard let first = bytes.first else { return }
-        pointer = first & 0x7F
-        for byte in bytes.dropFirst() {
-            store(byte, at: pointer)
-            if registers[R.control3] & R.addressIncrement != 0 { pointer = (pointer &+ 1) & 0x7F }
-        }
+    /// CTRL3_C IF_INC decides whether a burst moves on.
+    func register(after register: UInt8) -> UInt8 {
+        registers[R.control3] & R.addressIncrement != 0 ? (register &+ 1) & 0x7F : register
     }
+
+    /// A write transaction's first byte: its 7 low bits are the register.
+    func register(addressedBy byte: UInt8) -> UInt8 { byte & 0x7F }
 
     public func read(into buffer: UnsafeMutableRawBufferPointer) {
         for i in 0..<buffer.count {
@@ -123,16 +120,6 @@ public final class LSM6DSxEmulator: I2CTarget {
             if registers[R.control3] & R.addressIncrement != 0 { pointer = next(after: register) }
         }
         updatePin(at: lastTime)
-    }
-
-    public func powerOnReset(at time: Double) {
-        lastTime = time
-        registers.powerOn()
-        loadDefaults()
-    }
-
-    public func overrideIdentity(_ value: UInt8?) {
-        registers.overrideIdentity(value)
     }
 
     public func forceFIFOOverflow() {
@@ -157,7 +144,7 @@ public final class LSM6DSxEmulator: I2CTarget {
 
     // MARK: Registers
 
-    private func loadDefaults() {
+    func loadDefaults() {
         registers.loadDefaults()
         pointer = 0
         gyro = [0, 0, 0]
@@ -180,10 +167,7 @@ public final class LSM6DSxEmulator: I2CTarget {
         overrun = false
     }
 
-    private func byte(_ value: Int16, high: Bool) -> UInt8 {
-        let (low, hi) = Raw.littleEndian(value)
-        return high != bigEndian ? hi : low
-    }
+    private func byte(_ value: Int16, high: Bool) -> UInt8 { Raw.byte(value, high: high, bigEndian: bigEndian) }
 
     private func load(_ register: UInt8) -> UInt8 {
         switch register {
@@ -258,7 +242,7 @@ public final class LSM6DSxEmulator: I2CTarget {
         }
     }
 
-    private func store(_ value: UInt8, at register: UInt8) {
+    func store(_ value: UInt8, at register: UInt8) {
         guard R.writable.contains(register) else { return }
         let rateBefore = sampleRateHz
         registers[register] = value

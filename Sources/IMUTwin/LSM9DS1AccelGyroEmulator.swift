@@ -12,7 +12,7 @@ import IMUGeometry
 /// is read; the accelerometer interrupt generator (OR/AND, per-axis high/low, duration, LIR_XL);
 /// INT1_A/G routing with H_LACTIVE. Not emulated: gyro interrupt generator, INT2, 6D/4D,
 /// inactivity, decimation, filters, self-test.
-public final class LSM9DS1AccelGyroEmulator: I2CTarget {
+public final class LSM9DS1AccelGyroEmulator: RegisterFileChip, RegisterPointerChip {
     typealias R = LSM9DS1Registers
 
     public let interruptPin = InterruptPin(name: "INT1_A/G")
@@ -21,9 +21,9 @@ public final class LSM9DS1AccelGyroEmulator: I2CTarget {
 
     // Unchecked: touched only with the board's TwinLock held (the bus's transactions), never by two
     // accesses at once; the dynamic exclusivity check on every register read cost a tenth of the twin.
-    @exclusivity(unchecked) private var registers: RegisterFile
-    @exclusivity(unchecked) private var pointer: UInt8 = 0
-    @exclusivity(unchecked) private var lastTime: Double
+    @exclusivity(unchecked) var registers: RegisterFile
+    @exclusivity(unchecked) var pointer: UInt8 = 0
+    @exclusivity(unchecked) var lastTime: Double
     @exclusivity(unchecked) private var lastTick: Int64 = 0
 
     private struct Level { var gyro: [Int16]; var accel: [Int16] }
@@ -75,23 +75,19 @@ public final class LSM9DS1AccelGyroEmulator: I2CTarget {
         defer { lastTime = time }
         let rate = sampleRateHz
         guard rate > 0 else { return }
-        let target = Int64((time * rate).rounded(.down))
-        guard target > lastTick else { return }
-        let first = max(lastTick + 1, target - Self.maximumCatchUpSamples + 1)
-        if first > lastTick + 1, fifoMode != nil { overrun = overrun || fifoMode == .continuous }
-        for tick in first...target { produceSample(tick: tick, rate: rate) }
-        lastTick = target
+        guard let due = SampleGrid.due(after: lastTick, at: time, rateHz: rate, limit: Self.maximumCatchUpSamples) else { return }
+        if due.skipped, fifoMode != nil { overrun = overrun || fifoMode == .continuous }
+        for tick in due.first...due.last { produceSample(tick: tick, rate: rate) }
+        lastTick = due.last
     }
 
-    public func write(_ bytes: UnsafeRawBufferPointer) {
-        guard let first = bytes.first else { return }
-        // §5.1.1: the 7 LSBs are the address; CTRL_REG8's IF_ADD_INC (not the MSB) decides increment.
-        pointer = first & 0x7F
-        for byte in bytes.dropFirst() {
-            store(byte, at: pointer)
-            if registers[Int(R.control8)] & R.addressIncrement != 0 { pointer = (pointer &+ 1) & 0x7F }
-        }
+    /// §5.1.1: the 7 LSBs are the address; CTRL_REG8's IF_ADD_INC (not the MSB) decides increment.
+    func register(after register: UInt8) -> UInt8 {
+        registers[Int(R.control8)] & R.addressIncrement != 0 ? (register &+ 1) & 0x7F : register
     }
+
+    /// A write transaction's first byte: its 7 low bits are the register.
+    func register(addressedBy byte: UInt8) -> UInt8 { byte & 0x7F }
 
     public func read(into buffer: UnsafeMutableRawBufferPointer) {
         for i in 0..<buffer.count {
@@ -100,16 +96,6 @@ public final class LSM9DS1AccelGyroEmulator: I2CTarget {
             if registers[Int(R.control8)] & R.addressIncrement != 0 { pointer = next(after: register) }
         }
         updatePin(at: lastTime)
-    }
-
-    public func powerOnReset(at time: Double) {
-        lastTime = time
-        registers.powerOn()
-        loadDefaults()
-    }
-
-    public func overrideIdentity(_ value: UInt8?) {
-        registers.overrideIdentity(value)
     }
 
     public func forceFIFOOverflow() {
@@ -134,7 +120,7 @@ public final class LSM9DS1AccelGyroEmulator: I2CTarget {
 
     // MARK: Registers
 
-    private func loadDefaults() {
+    func loadDefaults() {
         registers.loadDefaults()
         pointer = 0
         latest = Level(gyro: [0, 0, 0], accel: [0, 0, 0])
@@ -155,10 +141,7 @@ public final class LSM9DS1AccelGyroEmulator: I2CTarget {
     /// (An empty FIFO first: that is the usual case, and cheaper to see than the FIFO's mode.)
     private var shown: Level { fifo.isEmpty || fifoMode == nil ? latest : fifo[0] }
 
-    private func pair(_ value: Int16, high: Bool) -> UInt8 {
-        let (low, hi) = Raw.littleEndian(value)
-        return high != bigEndian ? hi : low
-    }
+    private func pair(_ value: Int16, high: Bool) -> UInt8 { Raw.byte(value, high: high, bigEndian: bigEndian) }
 
     private func load(_ register: UInt8) -> UInt8 {
         switch register {
@@ -193,7 +176,7 @@ public final class LSM9DS1AccelGyroEmulator: I2CTarget {
         }
     }
 
-    private func store(_ value: UInt8, at register: UInt8) {
+    func store(_ value: UInt8, at register: UInt8) {
         guard R.accelGyroWritable.contains(register) else { return }
         let rateBefore = sampleRateHz
         registers[Int(register)] = value

@@ -9,7 +9,7 @@ import IMUGeometry
 /// data-available and overrun, SOFT_RST. Multi-byte access increments the address only when the
 /// sub-address MSB is set (§5.1.1); among the output registers the address wraps 0x2D → 0x28
 /// (ST's answer on its community forum; not in the datasheet). Not emulated: INT_M, DRDY_M, self-test.
-public final class LSM9DS1MagnetometerEmulator: I2CTarget {
+public final class LSM9DS1MagnetometerEmulator: RegisterFileChip {
     typealias R = LSM9DS1Registers
 
     /// Where a magnetometer with this register map differs from the LSM9DS1's (the LIS3MDL's
@@ -34,10 +34,10 @@ public final class LSM9DS1MagnetometerEmulator: I2CTarget {
     private let errors: SensorErrors
     // Unchecked: touched only with the board's TwinLock held (the bus's transactions), never by two
     // accesses at once; the dynamic exclusivity check on every register read cost a tenth of the twin.
-    @exclusivity(unchecked) private var registers: RegisterFile
+    @exclusivity(unchecked) var registers: RegisterFile
     @exclusivity(unchecked) private var pointer: UInt8 = 0
     @exclusivity(unchecked) private var autoIncrement = false
-    @exclusivity(unchecked) private var lastTime: Double
+    @exclusivity(unchecked) var lastTime: Double
     @exclusivity(unchecked) private var lastTick: Int64 = 0
     @exclusivity(unchecked) private var singleConversionTick: Int64?
     @exclusivity(unchecked) private var sample: [Int16] = [0, 0, 0]
@@ -100,23 +100,13 @@ public final class LSM9DS1MagnetometerEmulator: I2CTarget {
         }
     }
 
-    public func powerOnReset(at time: Double) {
-        lastTime = time
-        registers.powerOn()
-        loadDefaults()
-    }
-
-    public func overrideIdentity(_ value: UInt8?) {
-        registers.overrideIdentity(value)
-    }
-
     private func next(after register: UInt8) -> UInt8 {
         register == R.magnetometerZHigh ? R.magnetometerXLow : (register &+ 1) & 0x7F
     }
 
     // MARK: Registers
 
-    private func loadDefaults() {
+    func loadDefaults() {
         registers.loadDefaults()
         pointer = 0
         autoIncrement = false

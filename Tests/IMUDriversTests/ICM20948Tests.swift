@@ -87,20 +87,6 @@ import Testing
         #expect(driver.configuration.magnetometerRate?.hertz == 100)
     }
 
-    /// Bank switching stays out of the per-sample path: a sample set is two transactions (the
-    /// 14-byte burst, one burst ST1…ST2 on the AK09916), none of them a REG_BANK_SEL write.
-    @Test func twoTransactionsPerSampleSetAndNoBankSwitch() throws {
-        let (board, driver, clock) = twin()
-        try driver.configure(IMUSettings(sampleRateHz: 100))
-        board.bus.resetTransactionCounts()
-        for _ in 0..<50 {
-            _ = try driver.readSample()
-            clock.advance(by: 0.01)
-        }
-        #expect(board.bus.transactionCount == 100)
-        #expect(board.bus.transactionCount(for: 0x0C) == 50)
-    }
-
     // MARK: Readings
 
     /// Lying still: |acc| = 1 g, the field the scenario's (perfect parts), the temperature the twin's.
@@ -177,23 +163,6 @@ import Testing
         #expect(!board.gpio.level(of: line))
     }
 
-    /// Wake-on-motion compares each sample with the previous one: stillness stays under
-    /// 0.1 g a sample, the twin's shake does not.
-    @Test func wakeOnMotionSeesAShake() throws {
-        for (scenario, expectMotion) in [("still", false), ("shake", true)] {
-            let (board, driver, clock) = twin(MotionScenarios.named(scenario)!)
-            try driver.configure(IMUSettings(accelerometerRangeG: 4, sampleRateHz: 100))
-            let line = try #require(board.interruptLines[0x68])
-            try driver.enableInterrupt(.motion(thresholdG: 0.1, durationMilliseconds: 10))
-            var seen = false
-            for _ in 0..<300 {
-                clock.advance(by: 0.01)
-                seen = seen || board.gpio.level(of: line)
-            }
-            #expect(seen == expectMotion, "\(scenario)")
-        }
-    }
-
     /// The low-power watch: gyros off, LP_EN and ACCEL_CYCLE, the accelerometer at the divider's
     /// rate nearest 30 Hz (1.125 kHz / 38), WOM armed; a shake raises INT; back with the field.
     @Test func theLowPowerWatch() throws {
@@ -210,12 +179,7 @@ import Testing
         #expect(try board.bus.readRegister(0x0C, 0x31) == 0)  // the AK09916 powered down
         #expect(try driver.isWatchingForMotion())
         let line = try #require(board.interruptLines[0x68])
-        var seen = false
-        for _ in 0..<100 {
-            clock.advance(by: 0.02)
-            seen = seen || board.gpio.level(of: line)
-        }
-        #expect(seen)
+        #expect(board.lineRises(line, clock: clock, steps: 100, every: 0.02))
         try driver.endMotionWatch()
         #expect(try !driver.isWatchingForMotion())
         #expect(try bank2(board, 0x11) == 10)

@@ -33,18 +33,6 @@ import Testing
         #expect(board.bus.transactionCount == 200)
     }
 
-    /// The LIS3MDL's field, through its own sensitivity (6842 LSB/gauss at ±4 gauss, not the
-    /// LSM9DS1's 0.14 mgauss/LSB), comes out as the field at the chip in every pose.
-    @Test(arguments: chips, [Pose.faceUp, .upright, .landscapeLeft, .onBack])
-    func theLIS3MDLReadsTheFieldInTheAccelGyroAxes(_ chip: ChipModel, _ pose: Pose) throws {
-        let (board, driver, clock) = board(chip, PoseScenario(pose), errors: .perfect)
-        try driver.configure(IMUSettings(sampleRateHz: 104, magnetometerRangeGauss: 4))
-        clock.advance(by: 0.1)
-        let field = try #require(try driver.readSample().magneticField)
-        let truth = board.deviceTruthNow.magneticFieldMicrotesla
-        #expect((field - truth).length < 0.05, "read \(field), truth \(truth)")
-    }
-
     /// Each range's sensitivity (DS Table 3): the same field at ±4 and ±16 gauss.
     @Test func everyLIS3MDLRangeReadsTheSameField() throws {
         var fields: [Vector3] = []
@@ -95,25 +83,6 @@ import Testing
         for (a, b) in zip(samples, samples.dropFirst()) { #expect(b.timestamp > a.timestamp) }
     }
 
-    /// The wake-up detector on INT1 looks at the slope filter, (a[n] − a[n−1]) / 2: at 104 Hz
-    /// the twin's shake (2.5 Hz, ±1.5 g) changes by up to 0.23 g a sample, lying still by noise.
-    /// A shake raises it, lying still does not.
-    @Test(arguments: chips)
-    func aShakeRaisesTheWakeUpInterruptAndStillnessDoesNot(_ chip: ChipModel) throws {
-        for (scenario, expectMotion) in [("still", false), ("shake", true)] {
-            let (board, driver, clock) = board(chip, MotionScenarios.named(scenario)!)
-            try driver.configure(IMUSettings(accelerometerRangeG: 4, sampleRateHz: 104))
-            let line = try #require(board.interruptLines[board.profile.imus[0].address])
-            try driver.enableInterrupt(.motion(thresholdG: 0.1, durationMilliseconds: 10))
-            var seen = false
-            for _ in 0..<200 {
-                clock.advance(by: 0.01)
-                seen = seen || board.gpio.level(of: line)
-            }
-            #expect(seen == expectMotion, "\(chip.rawValue) \(scenario)")
-        }
-    }
-
     /// The low-power watch: gyro off, accelerometer alone in low-power mode at 26 Hz, wake-up
     /// latched on INT1, and the way back to the configured measurement with the LIS3MDL.
     @Test(arguments: chips)
@@ -129,12 +98,7 @@ import Testing
         #expect(try board.bus.readRegister(0x1C, 0x22) & 0x03 == 0x03) // LIS3MDL powered down
         #expect(try driver.isWatchingForMotion())
         let line = try #require(board.interruptLines[0x6A])
-        var seen = false
-        for _ in 0..<100 {
-            clock.advance(by: 0.02)
-            seen = seen || board.gpio.level(of: line)
-        }
-        #expect(seen)
+        #expect(board.lineRises(line, clock: clock, steps: 100, every: 0.02))
         try driver.endMotionWatch()
         #expect(try !driver.isWatchingForMotion())
         #expect(!board.gpio.level(of: line))

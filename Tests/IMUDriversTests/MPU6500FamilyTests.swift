@@ -141,19 +141,6 @@ import Testing
         #expect(try chip.readSample().magneticField == good)
     }
 
-    /// A sample set is two transactions: the 14-byte burst and one burst ST1…ST2 on the AK8963.
-    @Test func twoTransactionsPerMPU9250SampleSet() throws {
-        let (board, driver, clock) = twin(.mpu9250)
-        try driver.configure(IMUSettings(sampleRateHz: 100))
-        board.bus.resetTransactionCounts()
-        for _ in 0..<50 {
-            _ = try driver.readSample()
-            clock.advance(by: 0.01)
-        }
-        #expect(board.bus.transactionCount == 100)
-        #expect(board.bus.transactionCount(for: 0x0C) == 50)
-    }
-
     // MARK: Against the twin
 
     /// Lying still: |acc| ≈ 1 g, and the field is the Earth's field of the scenario (within the
@@ -166,24 +153,6 @@ import Testing
         #expect(abs(sample.acceleration.length - 1) < 0.01)
         let field = try #require(sample.magneticField)
         #expect((field - board.deviceTruthNow.magneticFieldMicrotesla).length < 0.5)
-    }
-
-    /// Wake-on-motion compares each sample with the previous one (RM9 Register 105): at 100 Hz
-    /// the twin's shake (2.5 Hz, ±1.5 g) changes by up to 0.24 g a sample; stillness by noise.
-    @Test(arguments: [ChipModel.mpu6500, .mpu9250])
-    func wakeOnMotionSeesAShake(_ chip: ChipModel) throws {
-        for (scenario, expectMotion) in [("still", false), ("shake", true)] {
-            let (board, driver, clock) = twin(chip, MotionScenarios.named(scenario)!)
-            try driver.configure(IMUSettings(accelerometerRangeG: 4, sampleRateHz: 100))
-            let line = try #require(board.interruptLines[0x68])
-            try driver.enableInterrupt(.motion(thresholdG: 0.1, durationMilliseconds: 10))
-            var seen = false
-            for _ in 0..<300 {
-                clock.advance(by: 0.01)
-                seen = seen || board.gpio.level(of: line)
-            }
-            #expect(seen == expectMotion, "\(chip.rawValue) \(scenario)")
-        }
     }
 
     /// PS9 §6.1: the low-power watch's registers, the INT line raised by a shake (at 31.25 Hz a
@@ -201,12 +170,7 @@ import Testing
         }
         #expect(try driver.isWatchingForMotion())
         let line = try #require(board.interruptLines[0x68])
-        var seen = false
-        for _ in 0..<100 {
-            clock.advance(by: 0.02)
-            seen = seen || board.gpio.level(of: line)
-        }
-        #expect(seen)
+        #expect(board.lineRises(line, clock: clock, steps: 100, every: 0.02))
         try driver.endMotionWatch()
         #expect(try !driver.isWatchingForMotion())
         clock.advance(by: 0.05)
