@@ -9,10 +9,17 @@ import PackageDescription
 // - No dynamic export of every Swift symbol: the static runtime's link arguments export them all
 //   (`-export-dynamic`), a 1.4 MB symbol table the loader searches for every symbol a library
 //   binds. Nothing looks symbols up in the executable.
+// - The functions an idle daemon runs side by side (Scripts/imu-link-order.txt, written by
+//   Scripts/link-order.sh): the kernel maps code in blocks of up to 64 KiB around each page
+//   touched, and scattered, those few thousand functions kept 10 MiB of code resident.
 // Only on the `imu` target, so a package that uses the libraries sees no unsafe flags.
 let imuReleaseLinkerSettings: [LinkerSetting] = [
     .unsafeFlags(
-        ["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs", "-Xlinker", "--no-export-dynamic"],
+        [
+            "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs", "-Xlinker", "--no-export-dynamic",
+            "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/Scripts/imu-link-order.txt",
+            "-Xlinker", "--no-warn-symbol-ordering",
+        ],
         .when(platforms: [.linux], configuration: .release)),
 ]
 
