@@ -38,8 +38,9 @@ let package = Package(
                 "IMULog", "IMUEngine", "IMUShareClient", "IMUKit", "IMUDevices", "IMUMotionKit",
             ]
         ),
-        // The daemon (`imu run`) as a library, with its rules; it brings the MQTT and web front ends.
-        .library(name: "IMUDaemonKit", targets: ["IMUDaemon", "IMURules"]),
+        // The daemon (`imu run`) as a library, with its rules and the front-end layer; each front
+        // end is a product of its own, so a daemon builds only the ones it lists.
+        .library(name: "IMUDaemonKit", targets: ["IMUDaemon", "IMURules", "IMUFrontEnd"]),
         // Each front end on its own, for a program that assembles its own daemon.
         .library(name: "IMUShare", targets: ["IMUShare"]),
         .library(name: "IMUMQTT", targets: ["IMUMQTT"]),
@@ -146,8 +147,16 @@ let package = Package(
         .target(
             name: "IMUDaemon",
             dependencies: [
-                "IMUBus", "IMUDrivers", "IMUEngine", "IMUEvents", "IMURules", "IMUMQTT",
-                "IMUMotion", "IMUFormats", "IMUWeb", "IMUCalibration", "IMUGeometry", "IMUWire",
+                "IMUBus", "IMUDrivers", "IMUEngine", "IMUEvents", "IMURules", "IMUFrontEnd", "IMUCalibration",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // The front-end layer: the one feed of the engine (lines built once, shared by every
+        // subscriber), the `FrontEnd` protocol and the context the daemon gives each front end.
+        .target(
+            name: "IMUFrontEnd",
+            dependencies: [
+                "IMUEngine", "IMUEvents", "IMUDrivers", "IMUGeometry", "IMUCalibration", "IMUShareClient", "IMUWire",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -161,17 +170,23 @@ let package = Package(
             dependencies: ["IMUBus", "IMUEvents", "IMUConfigFile", "CIMUProcess"]
         ),
         // The daemon's MQTT front end (libmosquitto): events, motion, availability, Home Assistant discovery.
-        .target(name: "IMUMQTT", dependencies: ["CMosquitto", "IMUConfigFile", "IMUWire"]),
+        .target(
+            name: "IMUMQTT",
+            dependencies: [
+                "CMosquitto", "IMUConfigFile", "IMUWire", "IMUFrontEnd", "IMUEngine", "IMUEvents", "IMUMotion", "IMUCalibration",
+                "IMUDrivers", "IMUFormats", "IMUGeometry",
+            ]
+        ),
         // The local socket's protocol and client side: the request grammar and validator, the
         // socket paths, `DaemonClient`, the hello and data lines read back (no server: the motion
         // manager needs only these).
         .target(name: "IMUShareClient", dependencies: ["IMUConfigFile", "IMUCalibration", "IMUDrivers", "IMUGeometry", "IMUMotion", "IMUWire"]),
         // The daemon's local socket server: JSON Lines clients (imu stream, Python, …) sharing one engine.
-        .target(name: "IMUShare", dependencies: ["IMUShareClient", "IMUEvents", "IMUGeometry", "IMUEngine", "IMUConfigFile"]),
+        .target(name: "IMUShare", dependencies: ["IMUShareClient", "IMUFrontEnd", "IMUEvents", "IMUConfigFile"]),
         // iio-sensor-proxy's D-Bus interface (net.hadess.SensorProxy) for the desktop's screen
         // rotation and compass, through libsystemd's sd-bus and a shim for its C macros.
         .target(name: "CSensorProxyBus", linkerSettings: [.linkedLibrary("systemd")]),
-        .target(name: "IMUSensorProxy", dependencies: ["CSensorProxyBus", "IMUShare", "IMUEvents", "IMUGeometry"]),
+        .target(name: "IMUSensorProxy", dependencies: ["CSensorProxyBus", "IMUFrontEnd", "IMUShareClient", "IMUEvents", "IMUGeometry", "IMUConfigFile"]),
         // SVG charts of logs and device motion (imu plot).
         .target(name: "IMUPlot"),
         // Calibration: gyro bias, six-pose accelerometer, magnetometer ellipsoid fit, sphere
@@ -189,7 +204,7 @@ let package = Package(
         .target(
             name: "IMUWeb",
             dependencies: [
-                "IMUCalibration", "IMUGeometry", "IMUConfigFile", "IMUEngine", "IMUDrivers", "IMUShare", "IMUWire",
+                "IMUCalibration", "IMUGeometry", "IMUConfigFile", "IMUEngine", "IMUShareClient", "IMUFrontEnd", "IMUWire",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
@@ -211,7 +226,7 @@ let package = Package(
                 "IMUBus", "IMUDrivers", "IMUBoards", "IMULinux", "IMUTwin",
                 "IMUFusion", "IMUFusionReference", "IMULog", "IMUMotion", "IMUKit", "IMUGeometry", "IMUGeomagnetism",
                 "IMUCalibration", "IMUEvents", "IMURules", "IMUPlot", "IMUTilt", "IMUMQTT", "IMUConfigFile",
-                "IMUFormats", "IMUEngine", "IMUDevices", "IMUDaemon", "IMUShare", "IMUSensorProxy", "IMUWeb",
+                "IMUFormats", "IMUEngine", "IMUDevices", "IMUDaemon", "IMUFrontEnd", "IMUShare", "IMUSensorProxy", "IMUWeb",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -224,7 +239,7 @@ let package = Package(
         .testTarget(
             name: "IMUEngineTests",
             dependencies: [
-                "IMUEngine", "IMUDevices", "IMUTwin", "IMUBus", "IMUDrivers", "IMUEvents", "IMUFormats", "IMUDaemon",
+                "IMUEngine", "IMUDevices", "IMUTwin", "IMUBus", "IMUDrivers", "IMUEvents", "IMUFormats", "IMUDaemon", "IMUWeb", "IMUFrontEnd",
                 "IMUBoards", "IMUMotion", "IMUCalibration", "IMUGeometry", .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -266,7 +281,7 @@ let package = Package(
             name: "IMUKitTests",
             dependencies: [
                 "IMUKit", "IMUTwin", "IMUBus", "IMUDrivers", "IMUMotion", "IMUGeometry", "IMUCalibration", "IMUBoards", "IMUEngine",
-                "IMUDevices", "IMUShare", "IMUMotionKit",
+                "IMUDevices", "IMUShare", "IMUFrontEnd", "IMUMotionKit",
             ]
         ),
         .testTarget(
@@ -279,11 +294,11 @@ let package = Package(
         .testTarget(name: "IMUWireTests", dependencies: ["IMUWire", "IMUFormats", "IMUEvents", "IMUDrivers", "IMUGeometry", "IMUMotion", "IMURules", "IMUMQTT"]),
         .testTarget(name: "IMUPlotTests", dependencies: ["IMUPlot"]),
         .testTarget(name: "IMURulesTests", dependencies: ["IMURules", "IMUEvents", "IMUConfigFile", "IMUTwin", "IMUBus"]),
-        .testTarget(name: "IMUMQTTTests", dependencies: ["IMUMQTT", "IMUConfigFile"]),
-        .testTarget(name: "IMUWebTests", dependencies: ["IMUWeb", "IMUShare", "IMUCalibration", "IMUConfigFile"]),
+        .testTarget(name: "IMUMQTTTests", dependencies: ["IMUMQTT", "IMUFrontEnd", "IMUConfigFile", "IMUEvents", "IMUGeometry", "IMUMotion"]),
+        .testTarget(name: "IMUWebTests", dependencies: ["IMUWeb", "IMUFrontEnd", "IMUShareClient", "IMUCalibration", "IMUConfigFile"]),
         .testTarget(
             name: "IMUShareTests",
-            dependencies: ["IMUShare", "IMUEvents", "IMUGeometry", "IMUSensorProxy", "IMUEngine", "IMUDevices", "IMUTwin", "IMUDrivers", "IMUBus"]
+            dependencies: ["IMUShare", "IMUFrontEnd", "IMUEvents", "IMUGeometry", "IMUSensorProxy", "IMUEngine", "IMUDevices", "IMUTwin", "IMUDrivers", "IMUBus"]
         ),
         .testTarget(name: "IMUCalibrationTests", dependencies: ["IMUCalibration", "IMUGeometry"]),
     ],

@@ -7,7 +7,7 @@ import IMURules
 import IMUTwin
 import Logging
 import IMUDevices
-import IMUDaemon
+import IMUFrontEnd
 import IMUEngine
 import IMUFormats
 
@@ -144,22 +144,16 @@ struct BenchEventsCommand: ParsableCommand {
                 fired.append((line, event.timestamp))
             }
         }
-        // The daemon's MQTT front end, as `imu run` feeds it: observed after the rules, so GPIO
-        // lines change before an event is formatted for MQTT.
-        let broker = try mqtt.flatMap { try MQTTSettings.fromURL($0).get() }.map { settings in
-            try DaemonMQTT(settings: settings, model: "bench", softwareVersion: IMUVersion.current, commands: MQTTCommands(),
-                           log: Logger(label: "bench") { _ in SwiftLogNoOpLogHandler() })
+        // The daemon's MQTT front end, started as `imu run` starts it: observing after the rules,
+        // so GPIO lines change before an event is formatted for MQTT.
+        let broker = try mqtt.flatMap { try MQTTSettings.fromURL($0).get() }.map { MQTTFrontEnd(settings: $0, softwareVersion: IMUVersion.current) }
+        if let broker {
+            try broker.start(FrontEndContext(
+                feed: EngineFeed(engine: engine), log: Logger(label: "bench") { _ in SwiftLogNoOpLogHandler() },
+                calibration: CalibrationAccess(chip: nil, hasMagnetometer: false, directory: "", current: { nil }, apply: { _ in }),
+                news: DaemonNews(), reload: DaemonRequest(), deviceSummary: "bench"))
         }
         defer { broker?.stop() }
-        if let broker {
-            engine.observe([.motion, .events]) { output in
-                switch output {
-                case .event(let event): broker.publish(event)
-                case .motion(let motion): broker.update(motion)
-                default: break
-                }
-            }
-        }
         try engine.runForCommand()
         session.clock.sleep(seconds: Double(pulse) / 1000 + 0.1)  // the last pulse ends
 
@@ -174,8 +168,8 @@ struct BenchEventsCommand: ParsableCommand {
             let history = Array(twin.gpio.history(ofOutput: line).dropFirst())
             for (rise, fall) in zip(history, history.dropFirst()) where rise.high && !fall.high { pulses.append(fall.time - rise.time) }
         }
-        let publishing = broker.map { b in
-            let backlog = b.publisher.backlog
+        let publishing = broker?.publisher.map { publisher in
+            let backlog = publisher.backlog
             return ", events published to MQTT: \(backlog.queued) messages waiting for the broker at the end, \(backlog.dropped) events dropped"
         } ?? ""
         print("### Actions (`imu run`'s dispatch, twin in real time, \(number(seconds, 0)) s of the shake scenario\(publishing))\n")

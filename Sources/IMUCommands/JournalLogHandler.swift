@@ -66,7 +66,7 @@ struct JournalLogHandler: LogHandler {
         let line = Self.line(
             level: event.level, message: "\(event.message)", metadata: metadata.merging(event.metadata ?? [:]) { _, new in new },
             journal: Self.standardErrorIsJournal)
-        FileHandle.standardError.write(Data(line.utf8))
+        writeToStandardError(line)
     }
 
     /// One line: the priority (journal) or a word for warnings and errors (plain), the escaped

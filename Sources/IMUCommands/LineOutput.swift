@@ -123,5 +123,25 @@ struct LineOutput {
 }
 
 func printToStandardError(_ text: String) {
-    FileHandle.standardError.write(Data((text + "\n").utf8))
+    writeToStandardError(text + "\n")
+}
+
+/// Writes `text` to standard error whole (short writes and EINTR retried). A standard error that
+/// cannot take it (its reader went away: a pipe closed, journald restarted under a service; a
+/// full disk) loses the text and nothing else: the daemon and the commands run on, where
+/// `FileHandle.write` would have stopped the process. Returns false when the text was lost.
+@discardableResult
+func writeToStandardError(_ text: String) -> Bool {
+    var bytes = Array(text.utf8)[...]
+    while !bytes.isEmpty {
+        let written = bytes.withUnsafeBytes { Foundation.write(STDERR_FILENO, $0.baseAddress, $0.count) }
+        if written > 0 {
+            bytes = bytes.dropFirst(written)
+        } else if written < 0 && errno == EINTR {
+            continue
+        } else {
+            return false
+        }
+    }
+    return true
 }

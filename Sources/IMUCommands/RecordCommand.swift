@@ -54,20 +54,20 @@ struct RecordCommand: ParsableCommand {
 
         reader.output = LineOutput(descriptor: descriptor, name: output, latency: 1, durable: true)
         var progress = RecordProgress(output: output, duration: duration)
-        FileHandle.standardError.write(Data(progress.started.utf8))
+        writeToStandardError(progress.started)
         reader.progress = { samples, seconds in
-            if let text = progress.update(samples: samples, seconds: seconds) { FileHandle.standardError.write(Data(text.utf8)) }
+            if let text = progress.update(samples: samples, seconds: seconds) { writeToStandardError(text) }
         }
         do {
             try reader.run()
         } catch {
-            if progress.terminal { FileHandle.standardError.write(Data("\n".utf8)) }
+            if progress.terminal { writeToStandardError("\n") }
             throw error
         }
         closed = true
         if close(descriptor) != 0 {
             throw CommandError("cannot write \(output): \(String(cString: strerror(errno))) (closing it)")
         }
-        FileHandle.standardError.write(Data(progress.finished.utf8))
+        writeToStandardError(progress.finished)
     }
 }

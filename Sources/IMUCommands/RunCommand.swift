@@ -5,6 +5,7 @@ import IMUBus
 import IMUCalibration
 import IMUConfigFile
 import IMUDaemon
+import IMUFrontEnd
 import IMUEvents
 import IMULinux
 import IMUMQTT
@@ -66,7 +67,7 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Remove this device from Home Assistant (empty retained discovery messages) and exit.")
     var mqttForget = false
 
-    @OptionGroup var frontEnds: ShareOptions
+    @OptionGroup var share: ShareOptions
 
     func validate() throws {
         try SampleRateOption.validate(rate, lowest: 10)
@@ -99,9 +100,6 @@ struct RunCommand: ParsableCommand {
         settings.rateHz = rate
         settings.duration = duration
         settings.lowPower = lowPower
-        settings.mqttURL = mqtt
-        settings.httpListen = http
-        settings.softwareVersion = IMUVersion.current
         settings.calibrateCommandOptions = source.calibrateCommandOptions
         return settings
     }
@@ -120,7 +118,7 @@ struct RunCommand: ParsableCommand {
     func serve(log: Logger) throws {
         if mqttForget {
             // Only the topics are needed: no IMU is opened (it may be gone, or held by the daemon).
-            guard let mqttSettings = try Daemon.mqttSettings(for: daemonSettings) else {
+            guard let mqttSettings = try CommandError.wrapping({ try MQTTSettings.resolve(rulesFile: rulesFile, url: mqtt) }) else {
                 throw CommandError("--mqtt-forget needs --mqtt URL or an [mqtt] table in \(rulesFile ?? "the rules file (--config FILE)")")
             }
             do {
@@ -133,6 +131,8 @@ struct RunCommand: ParsableCommand {
             log.notice("removed \(mqttSettings.deviceID) from Home Assistant (discovery prefix \(mqttSettings.discoveryPrefix))")
             return
         }
+        // Every front end's table checked (file:line) before the IMU is opened.
+        let frontEnds = try self.frontEnds()
         removeInterruptedSaves(log: log)
         let device = try source.open()
         // A computer without a header imu can drive (a laptop with an IIO IMU, an unknown board)
@@ -147,10 +147,22 @@ struct RunCommand: ParsableCommand {
         let daemon = try Daemon(settings: daemonSettings, device: device, gpio: gpio, log: log)
         daemon.shouldStop = { StopSignal.isRequested }
         daemon.takeReloadRequest = { StopSignal.takeReloadRequest() }
-        daemon.frontEnds = try frontEnds.frontEnds(config: rulesFile, log: log)
+        daemon.frontEnds = frontEnds
         if rulesFile == nil {
             log.notice("no rules loaded: no --config given and no \(Self.installedRules); sharing the IMU only (write rules from Scripts/rules.example.toml and pass --config FILE)")
         }
         try daemon.run()
+    }
+
+    /// The front ends asked for, in the order they start: the dashboard and MQTT (required: a
+    /// daemon that cannot serve them does not start), then the socket and D-Bus.
+    func frontEnds() throws -> [any FrontEnd] {
+        var frontEnds: [any FrontEnd] = []
+        let http = try CommandError.wrapping { try HTTPSettings.resolve(rulesFile: rulesFile ?? "", listen: self.http, readFile: rulesFile != nil) }
+        if let http { frontEnds.append(DashboardFrontEnd(settings: http)) }
+        if let settings = try CommandError.wrapping({ try MQTTSettings.resolve(rulesFile: rulesFile, url: mqtt) }) {
+            frontEnds.append(MQTTFrontEnd(settings: settings, softwareVersion: IMUVersion.current, configurationURL: http?.reachableURL))
+        }
+        return frontEnds + (try share.frontEnds(config: rulesFile))
     }
 }

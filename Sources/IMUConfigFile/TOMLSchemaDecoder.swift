@@ -12,6 +12,18 @@ public protocol TOMLSchemaDecoder {
     static var expected: [String: String] { get }
 }
 
+/// A decoder of one table of a file that holds other tables too (a front end's `[mqtt]`, `[http]`,
+/// `[socket]` or `[dbus]` of the rules file): made from the file's text.
+public protocol TOMLTableDecoder: TOMLSchemaDecoder {
+    init(file: String, locator: TOMLLocator)
+}
+
+extension TOMLTableDecoder {
+    public init(text: String, file: String) throws(ConfigFileError) {
+        self.init(file: file, locator: TOMLLocator(root: try Self.parseRoot(text, file: file)))
+    }
+}
+
 /// Reads a configuration file as UTF-8 text, at most `TOMLLimits.configuration.maximumBytes`
 /// of it (a larger file is refused before it is read whole); errors name the file.
 ///

@@ -1,26 +1,12 @@
 import Foundation
 import IMUBus
+import IMUCalibration
 import IMUDrivers
 import IMUEngine
 import IMUEvents
-import IMUMQTT
+import IMUFrontEnd
 import IMURules
-import IMUWeb
 import Logging
-
-/// A front end the daemon starts once it runs and stops when it ends (the local socket, D-Bus):
-/// it subscribes to the engine. A front end that cannot start is a warning; the daemon runs on.
-public protocol DaemonFrontEnd: AnyObject {
-    func start(engine: MotionEngine) throws
-    /// What the daemon calls; a front end that needs more of the daemon than its engine (its
-    /// calibration search path) implements this one.
-    func start(daemon: Daemon) throws
-    func stop()
-}
-
-extension DaemonFrontEnd {
-    public func start(daemon: Daemon) throws { try start(engine: daemon.engine) }
-}
 
 /// Why the daemon refused to start (or a reload was refused), in words that name the file and line.
 public struct DaemonError: Error, CustomStringConvertible {
@@ -29,12 +15,14 @@ public struct DaemonError: Error, CustomStringConvertible {
 }
 
 /// The daemon `imu run` starts, as a library type: one engine on the IMU, the rules file's
-/// rules firing their GPIO and command actions, reloads (SIGHUP, MQTT), the MQTT front end, and
-/// a clean stop (pulses ended, commands stopped and reaped, lines back to rest). Testable in
-/// process: give it a twin device and its GPIO chip, run it on a thread, stop it.
+/// rules firing their GPIO and command actions, reloads (SIGHUP, a front end's request), the
+/// front ends it is given (`FrontEnd`: each started with the same context), and a clean stop
+/// (front ends stopped, pulses ended, commands stopped and reaped, lines back to rest).
+/// Testable in process: give it a twin device and its GPIO chip, run it on a thread, stop it.
 ///
 /// ```swift
 /// let daemon = try Daemon(settings: .init(rulesFile: "rules.toml"), device: device, gpio: try device.headerGPIO(), log: log)
+/// daemon.frontEnds = [SocketFrontEnd(settings: .init(path: "/tmp/imu.sock"))]
 /// try daemon.run()            // until requestStop(), the duration or a stop signal
 /// ```
 public final class Daemon: @unchecked Sendable {
@@ -46,10 +34,6 @@ public final class Daemon: @unchecked Sendable {
         public var duration: Double?
         /// Low power (also `low-power = true` in the rules file).
         public var lowPower = false
-        /// `--mqtt URL`: replaces `[mqtt] url` of the rules file.
-        public var mqttURL: String?
-        /// What Home Assistant shows as the software version.
-        public var softwareVersion = "unknown"
         /// The options that name this IMU in the commands an uncalibrated notice suggests.
         public var calibrateCommandOptions = ""
         /// Where the gyro offsets learned at rest are kept across restarts: the service's state
@@ -59,10 +43,6 @@ public final class Daemon: @unchecked Sendable {
             .flatMap { $0.split(separator: ":").first.map(String.init) }.flatMap { $0.hasPrefix("/") ? $0 : nil }
         /// Where the calibration file is looked for.
         public var calibrationSearchPath = SensorCalibration.standardSearchPath
-        /// `--http HOST:PORT`: replaces `[http] listen` of the rules file (the web dashboard).
-        public var httpListen: String?
-        /// Where the dashboard's token is kept; nil: `StateDirectory.path` of the environment.
-        public var stateDirectory: String?
 
         public init(rulesFile: String?) {
             self.rulesFile = rulesFile
@@ -80,34 +60,33 @@ public final class Daemon: @unchecked Sendable {
     public var shouldStop: () -> Bool = { false }
     /// Checked between reads: a reload asked for from outside (SIGHUP). Set before `run`.
     public var takeReloadRequest: () -> Bool = { false }
-    /// Started after "started" is logged, stopped (last first) before "stopped".
-    public var frontEnds: [any DaemonFrontEnd] = []
+    /// Started after "started" is logged, stopped (last first) before "stopped". A required
+    /// one that cannot start stops the start; any other is a warning and the daemon runs on.
+    public var frontEnds: [any FrontEnd] = []
+    /// The rules in force, each firing and each level a pulse's end changes, for the front ends.
+    public let news: DaemonNews
+    /// A rules reload asked for by a front end (MQTT's `reload`), answered once it is done.
+    public let reloadRequest = DaemonRequest<ReloadOutcome>()
 
     private(set) var rules: RulesFile
     private(set) var runner: ActionRunner
     private var ruleEngine: RuleEngine
     private var rulesObserver: Int?
-    private var mqttObserver: Int?
-    private let mqttCommands = MQTTCommands()
-    private let mqttSettings: MQTTSettings?
-    private var mqtt: DaemonMQTT?
     private let dropWarnings = WarningThrottle()
     /// Reads and checks reloaded rules off the acquisition thread (SIGHUP, MQTT `reload`).
     private var reloader: RulesReloader!
     /// "rule fired" lines, at most a few a second; the rest counted.
     private var firedLog = RuleFiredLogLimit()
     private var toldPulseScheduling = false
-    /// The web dashboard's settings (`[http]`, `--http`), and the dashboard while it runs.
-    let httpSettings: HTTPSettings?
-    private(set) var dashboard: Dashboard?
 
     /// Loads and checks the rules (refused with file:line), the calibration (a damaged one is a
-    /// warning: the daemon runs uncalibrated), the MQTT settings, and builds the engine.
+    /// warning: the daemon runs uncalibrated), and builds the engine.
     public init(settings: Settings, device: IMUDevice, gpio: HeaderGPIO, log: Logger) throws(DaemonError) {
         self.settings = settings
         self.device = device
         self.gpio = gpio
         self.log = log
+        news = DaemonNews()
         // A GPIO chip that goes away and comes back: each lost and requested-again line a warning.
         (gpio.chip as? ReacquiringGPIOChip)?.note = { log.warning("\($0)") }
         if let path = settings.rulesFile {
@@ -116,9 +95,9 @@ public final class Daemon: @unchecked Sendable {
             rules = RulesFile(rules: [])
         }
         do {
-            mqttSettings = try Self.mqttSettings(settings)
-            httpSettings = try Self.httpSettings(settings)
-            runner = try ActionRunner(rules: rules.rules, chip: gpio.chip, headerPins: gpio.headerPins, commandLimits: rules.commandLimits)
+            runner = try ActionRunner(
+                rules: rules.rules, chip: gpio.chip, headerPins: gpio.headerPins, commandLimits: rules.commandLimits,
+                onPulseEnd: Self.tellPulseEnd(to: news))
         } catch let error as DaemonError {
             throw error
         } catch {
@@ -180,21 +159,7 @@ public final class Daemon: @unchecked Sendable {
             log.warning("\(notice)")
         }
         tellPulseScheduling()
-        if let mqttSettings {
-            do {
-                let mqtt = try DaemonMQTT(
-                    settings: mqttSettings, model: device.summary, softwareVersion: settings.softwareVersion,
-                    configurationURL: httpSettings.map(Self.dashboardURL), commands: mqttCommands, log: log)
-                self.mqtt = mqtt
-            } catch {
-                throw DaemonError("\(error)")
-            }
-            if mqttSettings.allowCommands { observeGyroCalibration() }
-        }
-        if let httpSettings {
-            dashboard = try startDashboard(httpSettings)
-            tellDashboardRules()
-        }
+        tellRules()
         observeRules()
         engine.onNotice = { [log] in Self.log($0, to: log) }
         // Read once (they are set before `run`): each read of a stored closure is an exclusivity
@@ -208,19 +173,9 @@ public final class Daemon: @unchecked Sendable {
             flushFiredLog()
             runner.stop()
             Self.makeSafe(runner, rules: rules)
-            mqtt?.stop()
-            dashboard?.stop()
             log.info("stopped", metadata: ["commands": "\(runner.commands.counts)"])
         }
-        var started: [any DaemonFrontEnd] = []
-        for frontEnd in frontEnds {
-            do {
-                try frontEnd.start(daemon: self)
-                started.append(frontEnd)
-            } catch {
-                log.warning("\(error)")
-            }
-        }
+        let started = try startFrontEnds()
         // Stopped before the rest is (registered last, run first).
         defer { for frontEnd in started.reversed() { frontEnd.stop() } }
         do throws(IMUDriverError) {
@@ -234,45 +189,55 @@ public final class Daemon: @unchecked Sendable {
         }
     }
 
+    /// What every front end is given: the engine's feed (a calibration reload looks where the
+    /// daemon looks), the log, the calibration, the daemon's news and its reload request.
+    var frontEndContext: FrontEndContext {
+        let engine = self.engine
+        let magnetometer = device.driver.capabilities.magnetometer
+        let calibration = CalibrationAccess(
+            chip: device.chipIdentity, hasMagnetometer: magnetometer,
+            directory: CalibrationDirectory.forWriting(environment: ProcessInfo.processInfo.environment),
+            current: { engine.calibrationFile }, apply: { engine.setCalibration(SensorCalibration(file: $0)) })
+        return FrontEndContext(
+            feed: EngineFeed(engine: engine, calibrationSearchPath: settings.calibrationSearchPath), log: log,
+            calibration: calibration, news: news, reload: reloadRequest, deviceSummary: device.summary)
+    }
+
+    /// Starts each front end in order; when a required one cannot start, those started are
+    /// stopped again and the daemon refuses to run.
+    private func startFrontEnds() throws(DaemonError) -> [any FrontEnd] {
+        let context = frontEndContext
+        var started: [any FrontEnd] = []
+        for frontEnd in frontEnds {
+            do {
+                try frontEnd.start(context)
+                started.append(frontEnd)
+            } catch {
+                guard frontEnd.isRequired else {
+                    log.warning("\(error)")
+                    continue
+                }
+                for running in started.reversed() { running.stop() }
+                throw DaemonError("\(error)")
+            }
+        }
+        return started
+    }
+
     /// Events go to the rules while there are rules; with none, the rules need no data (and the
-    /// chip may sleep when nothing else does).
-    /// MQTT observes after the rules (observers run in the order they were added), so GPIO lines
-    /// change before an event is formatted for the broker; both are added again on a reload.
+    /// chip may sleep when nothing else does). The rules observe first (before any front end's
+    /// observer), so GPIO lines change before an event is formatted for a peer.
     private func observeRules() {
-        for key in [rulesObserver, mqttObserver].compactMap({ $0 }) { engine.removeObserver(key) }
+        if let rulesObserver { engine.removeObserver(rulesObserver) }
         rulesObserver = nil
-        mqttObserver = nil
         if !rules.rules.isEmpty {
-            rulesObserver = engine.observe([.events]) { [self] output in
+            rulesObserver = engine.observe([.events], first: true) { [self] output in
                 guard case .event(let event) = output else { return }
                 let fired = ruleEngine.fire(event)
                 guard !fired.isEmpty else { return }
                 // Formatted once for every rule it fires.
                 let line = event.jsonLine
                 for rule in fired { fire(rule, for: event, line: line) }
-            }
-        }
-        if let mqtt {
-            mqttObserver = engine.observe([.motion, .events]) { output in
-                switch output {
-                case .event(let event): mqtt.publish(event)
-                case .motion(let motion): mqtt.update(motion)
-                default: break
-                }
-            }
-        }
-    }
-
-    /// `{"command": "calibrate-gyro"}`: raw samples feed the measurement once asked; a measured
-    /// bias is applied from the next sample (and stored where `imu calibrate gyro` stores it).
-    private func observeGyroCalibration() {
-        var gyro = DaemonGyroCalibration(requests: mqttCommands.calibrateGyro, chip: device.chipIdentity)
-        engine.observe([.samples]) { [engine, log] output in
-            guard case .sample(let raw) = output else { return }
-            // Merged into the calibration in force now (the dashboard or a socket client's
-            // reload may have changed it since the start).
-            if let file = gyro.feed(raw, current: engine.calibrationFile, log: { log.notice("\($0)") }) {
-                engine.setCalibration(SensorCalibration(file: file))
             }
         }
     }
@@ -283,9 +248,9 @@ public final class Daemon: @unchecked Sendable {
     /// On the acquisition thread between batches: passes reload requests to the loading thread,
     /// and swaps in rules it has checked (the swap itself is a few dictionary lookups per rule).
     private func reloadIfAsked(signalled takeReloadRequest: () -> Bool) {
-        let fromBroker = mqttCommands.reload.take()
+        let fromFrontEnd = reloadRequest.take()
         let fromSignal = takeReloadRequest()
-        if fromSignal || fromBroker { reloader.request(askedByBroker: fromBroker) }
+        if fromSignal || fromFrontEnd { reloader.request(askerWaits: fromFrontEnd) }
         for report in reloader.poll() { tell(report, applying: true) }
         // The clock is read only when there is a count to tell (not at every sample).
         guard firedLog.hasSkipped else { return }
@@ -296,32 +261,32 @@ public final class Daemon: @unchecked Sendable {
     private func tell(_ report: RulesReloader.Report, applying: Bool) {
         let path = settings.rulesFile ?? "(no rules file)"
         switch report {
-        case let .finished(.loaded(reloaded), seconds, broker):
+        case let .finished(.loaded(reloaded), seconds, waits):
             guard applying else {
                 log.notice("rules reload finished at the stop; not applied", metadata: ["rules": "\(reloaded.rules.count)"])
-                if broker { mqttCommands.reload.answer(.refused("the daemon stopped before the new rules were applied")) }
+                if waits { reloadRequest.answer(.refused("the daemon stopped before the new rules were applied")) }
                 return
             }
             do throws(DaemonError) {
                 try apply(reloaded)
                 log.notice("rules reloaded", metadata: ["rules": "\(rules.rules.count)", "took_s": "\(Self.seconds(seconds))"])
                 tellPulseScheduling()
-                if broker { mqttCommands.reload.answer(.reloaded(rules: rules.rules.count)) }
+                if waits { reloadRequest.answer(.reloaded(rules: rules.rules.count)) }
             } catch {
-                refuse("\(error)", broker: broker)
+                refuse("\(error)", answering: waits)
             }
-        case let .finished(.refused(reason), _, broker):
-            refuse(reason, broker: broker)
-        case let .abandoned(seconds, broker):
-            refuse("\(path): reading and checking it took more than \(Self.seconds(seconds)) s; given up", broker: broker)
-        case let .refusedWhileStuck(broker):
-            refuse("\(path): an earlier reload is still stuck reading it", broker: broker)
+        case let .finished(.refused(reason), _, waits):
+            refuse(reason, answering: waits)
+        case let .abandoned(seconds, waits):
+            refuse("\(path): reading and checking it took more than \(Self.seconds(seconds)) s; given up", answering: waits)
+        case let .refusedWhileStuck(waits):
+            refuse("\(path): an earlier reload is still stuck reading it", answering: waits)
         }
     }
 
-    private func refuse(_ reason: String, broker: Bool) {
+    private func refuse(_ reason: String, answering: Bool) {
         log.error("rules not reloaded, keeping the old ones: \(reason)")
-        if broker { mqttCommands.reload.answer(.refused("rules not reloaded, keeping the old ones: \(reason)")) }
+        if answering { reloadRequest.answer(.refused("rules not reloaded, keeping the old ones: \(reason)")) }
     }
 
     private static func seconds(_ value: Double) -> String { String(format: "%.3f", value) }
@@ -333,7 +298,7 @@ public final class Daemon: @unchecked Sendable {
         do {
             newRunner = try ActionRunner(
                 rules: reloaded.rules, chip: gpio.chip, headerPins: gpio.headerPins, reusing: runner,
-                commandLimits: reloaded.commandLimits)
+                commandLimits: reloaded.commandLimits, onPulseEnd: Self.tellPulseEnd(to: news))
         } catch {
             throw DaemonError("\(error)")
         }
@@ -342,7 +307,7 @@ public final class Daemon: @unchecked Sendable {
         flushFiredLog()
         rules = reloaded
         runner = newRunner
-        tellDashboardRules()
+        tellRules()
         ruleEngine = RuleEngine(rules: rules.rules)
         let heading = Self.headingFilter(rules)
         engine.changePipeline { $0.setHeadingFilter(degrees: heading) }
@@ -374,10 +339,10 @@ public final class Daemon: @unchecked Sendable {
         for case .gpio(let target, _) in rule.actions {
             if let line = runner.line(for: target) {
                 metadata["line\(line.offset)"] = "\(line.isHigh ? "high" : "low")"
-                levels.append(GPIOLevel(name: "GPIO\(line.offset)", offset: Int(line.offset), high: line.isHigh))
+                levels.append(GPIOLevel(line))
             }
         }
-        dashboard?.ruleFired(rule: rule.name, eventLine: eventLine, timestamp: event.timestamp, lines: levels)
+        news.tell(.ruleFired(rule: rule.name, eventLine: eventLine, timestamp: event.timestamp, lines: levels))
         switch firedLog.take(now: ProcessInfo.processInfo.systemUptime) {
         case .log(let skipped):
             if skipped.count > 0 { logSkipped(skipped) }
@@ -444,33 +409,6 @@ public final class Daemon: @unchecked Sendable {
         return rules
     }
 
-    /// `[mqtt]` from the rules file, its url replaced by `--mqtt`; nil when neither is given.
-    static func mqttSettings(_ settings: Settings) throws(DaemonError) -> MQTTSettings? {
-        var mqtt: MQTTSettings?
-        do {
-            if let path = settings.rulesFile { mqtt = try MQTTSettings.load(fromConfigFile: path) }
-        } catch {
-            throw DaemonError("\(error)")
-        }
-        if let url = settings.mqttURL {
-            switch MQTTSettings.parseURL(url) {
-            case .success(let address):
-                if mqtt == nil, case .success(let fresh) = MQTTSettings.fromURL(url) { mqtt = fresh }
-                mqtt?.host = address.host
-                mqtt?.port = address.port
-                mqtt?.tls = address.tls
-            case .failure(let problem):
-                throw DaemonError("--mqtt \(problem.reason), not \"\(url)\"")
-            }
-        }
-        return mqtt
-    }
-
-    /// The MQTT settings the daemon would use (for `--mqtt-forget`).
-    public static func mqttSettings(for settings: Settings) throws(DaemonError) -> MQTTSettings? {
-        try mqttSettings(settings)
-    }
-
     /// Acquisition trouble (a bus outage) goes to the journal at warning priority, so
     /// `journalctl -p warning` shows every outage; recoveries and low-power changes at info.
     public static func log(_ notice: MotionEngine.Notice, to log: Logger) {
@@ -480,6 +418,11 @@ public final class Daemon: @unchecked Sendable {
     /// The heading filter the rules need (nil: no rule is on heading, so no heading events).
     static func headingFilter(_ rules: RulesFile) -> Double? {
         rules.rules.contains { $0.trigger == .heading } ? rules.headingFilterDegrees : nil
+    }
+
+    /// A pulse's end as news: the line's level now (a page shows the relay off again).
+    static func tellPulseEnd(to news: DaemonNews) -> @Sendable (any GPIOOutputLine) -> Void {
+        { line in news.tell(.levels([GPIOLevel(line)])) }
     }
 
     /// Every line the rules drive goes back low: the safe state when the daemon stops.

@@ -21,11 +21,11 @@ final class RulesReloader: @unchecked Sendable {
 
     /// What `poll` reports: a load that ended, or one given up at its deadline.
     enum Report {
-        /// `askedByBroker`: an MQTT `reload` waits for this answer.
-        case finished(Outcome, seconds: Double, askedByBroker: Bool)
-        case abandoned(seconds: Double, askedByBroker: Bool)
+        /// `askerWaits`: a front end's reload (MQTT's `reload`) waits for this answer.
+        case finished(Outcome, seconds: Double, askerWaits: Bool)
+        case abandoned(seconds: Double, askerWaits: Bool)
         /// Refused without starting: an earlier load is still stuck.
-        case refusedWhileStuck(askedByBroker: Bool)
+        case refusedWhileStuck(askerWaits: Bool)
     }
 
     let deadline: Double
@@ -37,10 +37,10 @@ final class RulesReloader: @unchecked Sendable {
 
     private var generation = 0
     private var startedAt: Double?
-    private var brokerWaiting = false
+    private var askerWaiting = false
     /// Asked again while a load ran: one more load follows it (requests coalesce).
     private var askedAgain = false
-    private var askedAgainByBroker = false
+    private var askedAgainByWaiter = false
     private var pendingReports: [Report] = []
 
     init(deadline: Double = 10, now: @escaping @Sendable () -> Double = { ProcessInfo.processInfo.systemUptime },
@@ -54,13 +54,13 @@ final class RulesReloader: @unchecked Sendable {
     var isLoading: Bool { startedAt != nil }
 
     /// A reload asked for; starts a load unless one runs (then one more follows it).
-    func request(askedByBroker: Bool) {
+    func request(askerWaits: Bool) {
         if startedAt != nil {
             askedAgain = true
-            askedAgainByBroker = askedAgainByBroker || askedByBroker
+            askedAgainByWaiter = askedAgainByWaiter || askerWaits
             return
         }
-        start(askedByBroker: askedByBroker)
+        start(askerWaits: askerWaits)
     }
 
     /// What happened since the last call: at most a few reports, in order.
@@ -74,8 +74,8 @@ final class RulesReloader: @unchecked Sendable {
             let elapsed = now() - since
             if let handed {
                 startedAt = nil
-                pendingReports.append(.finished(handed, seconds: elapsed, askedByBroker: brokerWaiting))
-                brokerWaiting = false
+                pendingReports.append(.finished(handed, seconds: elapsed, askerWaits: askerWaiting))
+                askerWaiting = false
                 startAgainIfAsked()
             } else if elapsed > deadline {
                 // Given up: the thread may return one day; its outcome is nobody's.
@@ -83,8 +83,8 @@ final class RulesReloader: @unchecked Sendable {
                 stuck.withLock { $0.insert(abandoned) }
                 generation += 1
                 startedAt = nil
-                pendingReports.append(.abandoned(seconds: elapsed, askedByBroker: brokerWaiting))
-                brokerWaiting = false
+                pendingReports.append(.abandoned(seconds: elapsed, askerWaits: askerWaiting))
+                askerWaiting = false
                 startAgainIfAsked()
             }
         }
@@ -107,20 +107,20 @@ final class RulesReloader: @unchecked Sendable {
     private func startAgainIfAsked() {
         guard askedAgain else { return }
         askedAgain = false
-        let broker = askedAgainByBroker
-        askedAgainByBroker = false
-        start(askedByBroker: broker)
+        let waits = askedAgainByWaiter
+        askedAgainByWaiter = false
+        start(askerWaits: waits)
     }
 
-    private func start(askedByBroker: Bool) {
+    private func start(askerWaits: Bool) {
         if !stuck.withLock({ $0.isEmpty }) {
-            pendingReports.append(.refusedWhileStuck(askedByBroker: askedByBroker))
+            pendingReports.append(.refusedWhileStuck(askerWaits: askerWaits))
             return
         }
         generation += 1
         let mine = generation
         startedAt = now()
-        brokerWaiting = askedByBroker
+        askerWaiting = askerWaits
         let thread = Thread { [self] in
             let outcome = load()
             mailbox.withLock { $0 = (mine, outcome) }

@@ -102,7 +102,7 @@ public final class MotionEngine: @unchecked Sendable {
     }
 
     private struct Subscribers {
-        // Called in the order they were added (a daemon's rules before its MQTT front end).
+        // Called in key order: the order they were added, `first` ones before the rest.
         var observers: [Int: Observer] = [:] {
             didSet {
                 observerList = observers.sorted { $0.key < $1.key }.map(\.value)
@@ -205,14 +205,19 @@ public final class MotionEngine: @unchecked Sendable {
     // MARK: Subscribers
 
     /// Runs `handler` on the engine's thread for each output of `streams`, until the returned
-    /// key is passed to `removeObserver`. Add before `run()` for the first samples.
+    /// key is passed to `removeObserver`. Add before `run()` for the first samples. Observers
+    /// run in the order they were added; `first`: before every observer added without it (a
+    /// daemon's rules, added again at a reload, still switch their lines before a front end
+    /// formats the event).
     @discardableResult
-    public func observe(_ streams: Set<MotionStream>, _ handler: @escaping (MotionOutput) -> Void) -> Int {
+    public func observe(_ streams: Set<MotionStream>, first: Bool = false, _ handler: @escaping (MotionOutput) -> Void) -> Int {
         subscribers.withLock {
             $0.nextKey += 1
-            $0.observers[$0.nextKey] = Observer(streamBits: MotionStream.bits(streams), handler: handler)
+            // Keys sort the observers: the first ones' are negative.
+            let key = first ? -$0.nextKey : $0.nextKey
+            $0.observers[key] = Observer(streamBits: MotionStream.bits(streams), handler: handler)
             demand.store($0.hasDemand, ordering: .relaxed)
-            return $0.nextKey
+            return key
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import IMUFrontEnd
 
 /// The commands `imu/<device-id>/command` takes when `allow-commands = true`, each answered
 /// with one JSON object on `imu/<device-id>/command/result`:
@@ -13,7 +14,8 @@ import Foundation
 /// The daemon carries them out on its own loop (`reload` and `calibrateGyro` are polled there);
 /// `answer` runs on the MQTT front end's command thread and waits for the outcome.
 public final class MQTTCommands: Sendable {
-    public let reload = DaemonRequest<ReloadOutcome>()
+    /// The daemon's reload request (the context's: SIGHUP's and every front end's reload are one).
+    public let reload: DaemonRequest<ReloadOutcome>
     public let calibrateGyro = DaemonRequest<GyroCalibrationOutcome>()
     /// How long a reload may take before the answer says the daemon did not get to it.
     public let reloadTimeout: Double
@@ -24,7 +26,8 @@ public final class MQTTCommands: Sendable {
     /// Longer messages are refused unread.
     static let maximumBytes = 4096
 
-    public init(reloadTimeout: Double = 5, calibrationTimeout: Double = 15) {
+    public init(reload: DaemonRequest<ReloadOutcome> = DaemonRequest(), reloadTimeout: Double = 5, calibrationTimeout: Double = 15) {
+        self.reload = reload
         self.reloadTimeout = reloadTimeout
         self.calibrationTimeout = calibrationTimeout
     }
@@ -114,12 +117,7 @@ public enum CommandRefusal: String, Sendable, CaseIterable {
     }
 }
 
-/// How a reload asked for over MQTT went.
-public enum ReloadOutcome: Sendable, Equatable {
-    case reloaded(rules: Int)
-    /// The file was refused and the old rules stay; the reason names file and line.
-    case refused(String)
-
+extension ReloadOutcome {
     var fields: [(String, String)] {
         switch self {
         case .reloaded(let rules): [("result", JSON.string("reloaded")), ("rules", "\(rules)")]

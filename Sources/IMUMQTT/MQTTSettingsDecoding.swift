@@ -1,5 +1,6 @@
 import Foundation
 import IMUConfigFile
+import IMUFrontEnd
 
 extension MQTTSettings {
     /// The `[mqtt]` table of a rules file, checked like the rest of it (file:line:column and what
@@ -23,14 +24,9 @@ extension MQTTSettings {
     }
 }
 
-struct MQTTTableDecoder: TOMLSchemaDecoder {
+struct MQTTTableDecoder: TOMLTableDecoder {
     let file: String
     let locator: TOMLLocator
-
-    init(text: String, file: String) throws(ConfigFileError) {
-        self.file = file
-        self.locator = TOMLLocator(root: try Self.parseRoot(text, file: file))
-    }
 
     static let keys = [
         "url", "username", "password-file", "ca-file", "client-id", "device-id", "discovery-prefix", "motion-interval-ms",
@@ -115,5 +111,29 @@ struct MQTTTableDecoder: TOMLSchemaDecoder {
             settings.allowCommands = flag
         }
         return settings
+    }
+}
+
+extension MQTTSettings {
+    /// What the daemon publishes with: `[mqtt]` of the rules file (checked, file:line), its
+    /// broker replaced by `--mqtt URL` (which alone also turns MQTT on); nil when neither is given.
+    public static func resolve(rulesFile: String?, url: String?) throws(FrontEndError) -> MQTTSettings? {
+        var mqtt: MQTTSettings?
+        do {
+            if let rulesFile { mqtt = try MQTTSettings.load(fromConfigFile: rulesFile) }
+        } catch {
+            throw FrontEndError("\(error)")
+        }
+        guard let url else { return mqtt }
+        switch parseURL(url) {
+        case .success(let address):
+            if mqtt == nil, case .success(let fresh) = fromURL(url) { mqtt = fresh }
+            mqtt?.host = address.host
+            mqtt?.port = address.port
+            mqtt?.tls = address.tls
+            return mqtt
+        case .failure(let problem):
+            throw FrontEndError("--mqtt \(problem.reason), not \"\(url)\"")
+        }
     }
 }

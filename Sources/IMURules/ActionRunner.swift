@@ -18,11 +18,12 @@ public final class ActionRunner: @unchecked Sendable {
     /// Requests every GPIO line the rules name, as outputs set low, so a missing or busy line is
     /// an error at start, not when the event comes. `headerPins` maps header pin → line offset.
     /// `reusing`: a runner whose lines (with their pulses) and command supervisor carry over (a
-    /// reload). `pulses`: what ends pulses (default: the real-time pulse thread).
+    /// reload). `pulses`: what ends pulses (default: the real-time pulse thread). `onPulseEnd`:
+    /// told on the pulse thread when a pulse has ended and its line is back at rest.
     public init(
         rules: [Rule], chip: any GPIOChip, headerPins: [Int: Int], consumer: String = "imu",
         reusing previous: ActionRunner? = nil, commandLimits: CommandLimits = CommandLimits(),
-        pulses: (any PulseScheduler)? = nil
+        pulses: (any PulseScheduler)? = nil, onPulseEnd: (@Sendable (any GPIOOutputLine) -> Void)? = nil
     ) throws(GPIOError) {
         var lines: [GPIOTarget: DrivenLine] = [:]
         for rule in rules {
@@ -44,6 +45,7 @@ public final class ActionRunner: @unchecked Sendable {
                 lines[target] = DrivenLine(try chip.requestOutput(line: offset, consumer: consumer, initialHigh: false))
             }
         }
+        for line in lines.values { line.setOnPulseEnd(onPulseEnd) }
         self.lines = lines
         let pulsing = rules.contains { $0.actions.contains { if case .gpio(_, .pulse) = $0 { true } else { false } } }
         pulseScheduler = pulses ?? previous?.pulseScheduler ?? (pulsing ? PulseTimer.shared : nil)

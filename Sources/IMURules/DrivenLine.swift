@@ -21,6 +21,8 @@ final class DrivenLine: @unchecked Sendable {
     private var pulseEnd: Int64?
     /// Bumped whenever a pulse starts or is cut short, so a stale scheduled end does nothing.
     private var generation = 0
+    /// Told on the pulse thread after a pulse ended on its own (the line back at rest).
+    private var onPulseEnd: (@Sendable (any GPIOOutputLine) -> Void)?
 
     init(_ line: any GPIOOutputLine) {
         self.line = line
@@ -28,6 +30,8 @@ final class DrivenLine: @unchecked Sendable {
     }
 
     var restingLevel: Bool { lock.withLock { resting } }
+
+    func setOnPulseEnd(_ handler: (@Sendable (any GPIOOutputLine) -> Void)?) { lock.withLock { onPulseEnd = handler } }
     var isPulsing: Bool { lock.withLock { pulseEnd != nil } }
 
     func set(high: Bool) throws(GPIOError) {
@@ -76,6 +80,7 @@ final class DrivenLine: @unchecked Sendable {
 
     private func schedule(_ generation: Int, at deadline: Int64, on scheduler: any PulseScheduler) {
         scheduler.schedule(at: deadline) { [self] in
+            var ended: (@Sendable (any GPIOOutputLine) -> Void)?
             lock.withLock {
                 guard generation == self.generation, let end = pulseEnd else { return }
                 if end > deadline {  // extended meanwhile: wait for the later end
@@ -85,7 +90,9 @@ final class DrivenLine: @unchecked Sendable {
                 pulseEnd = nil
                 // A failure here has no caller to tell; the next set or pulse reports it.
                 try? line.set(high: resting)
+                ended = onPulseEnd
             }
+            ended?(line)
         }
     }
 }

@@ -95,7 +95,7 @@ struct RulesDecoder: TOMLSchemaDecoder {
         let root = locator.root
         // [mqtt] belongs to the daemon's MQTT front end, which checks it (MQTTSettings); [http]
         // to the web front end (IMUWeb's HTTPSettings); [socket] and [dbus] to the local front
-        // ends (IMUShare's ShareFileSettings).
+        // ends (IMUShare's SocketFileSettings, IMUSensorProxy's DBusFileSettings).
         try checkKeys(root, allowed: ["low-power", "rule", "mqtt", "http", "socket", "dbus"] + Self.limitKeys, table: nil, index: nil, what: "a rules file")
         var lowPower = false
         if let value = root["low-power"] {

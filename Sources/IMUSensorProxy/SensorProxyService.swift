@@ -2,7 +2,8 @@ import CSensorProxyBus
 import Foundation
 import IMUEvents
 import IMUGeometry
-import IMUShare
+import IMUFrontEnd
+import IMUShareClient
 
 /// iio-sensor-proxy's D-Bus service (`net.hadess.SensorProxy`), fed by the engine, so the
 /// desktop's screen rotation (GNOME's mutter, KDE), `monitor-sensor` and GeoClue's compass read
@@ -21,8 +22,8 @@ public final class SensorProxyService: @unchecked Sendable {
     }
 
     public let bus: Bus
-    let feed: any ShareFeed
-    let note: @Sendable (ShareServer.Note) -> Void
+    let feed: any Feed
+    let note: @Sendable (FrontEndNote) -> Void
     /// Device motion per second the service reads while claimed (orientation and heading need no more).
     public static let updatesPerSecond = 20.0
     /// A heading change smaller than this (degrees) is not sent.
@@ -43,7 +44,7 @@ public final class SensorProxyService: @unchecked Sendable {
     private var pendingOrientation: ScreenOrientation?
     private var pendingHeading: Double?
 
-    public init(feed: any ShareFeed, bus: Bus, note: @escaping @Sendable (ShareServer.Note) -> Void = { _ in }) {
+    public init(feed: any Feed, bus: Bus, note: @escaping @Sendable (FrontEndNote) -> Void = { _ in }) {
         self.feed = feed
         self.bus = bus
         self.note = note

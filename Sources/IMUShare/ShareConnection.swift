@@ -1,4 +1,5 @@
 import Foundation
+import IMUFrontEnd
 
 /// One connected client: its socket, the bytes waiting to be written to it, its subscription and
 /// the thread that moves the engine's outputs into its outbox.
@@ -134,7 +135,7 @@ final class ShareConnection: @unchecked Sendable {
     }
 
     /// Replaces the subscription (nil: none) and starts the pump at the first one.
-    func subscribe(_ feed: any ShareFeed, capacity: Int) {
+    func subscribe(_ feed: any Feed, capacity: Int) {
         let request = FeedRequest(streams: streams, capacity: capacity, motionDivisor: motionDivisor, eventTypes: eventTypes)
         let fresh: (any FeedSubscription)? = streams.isEmpty ? nil : feed.subscribe(request)
         condition.lock()

@@ -1,3 +1,4 @@
+import IMUFrontEnd
 /// The lines the server writes besides data (Docs/protocol.md, "Replies"). Data lines are the
 /// engine's own JSON lines; these carry "type" (or "error") so a client tells them apart.
 public enum ShareReply {

@@ -1,4 +1,5 @@
 import Foundation
+import IMUFrontEnd
 
 /// The daemon's local socket: clients connect to a Unix socket, get a hello, and subscribe to the
 /// engine's streams with JSON Lines (Docs/protocol.md).
@@ -38,13 +39,10 @@ public final class ShareServer: @unchecked Sendable {
     }
 
     /// What the server tells its log: notices (started, stopped) and warnings (trouble).
-    public enum Note: Sendable {
-        case info(String)
-        case warning(String)
-    }
+    public typealias Note = FrontEndNote
 
     public let settings: Settings
-    let feed: any ShareFeed
+    let feed: any Feed
     let note: @Sendable (Note) -> Void
 
     private let lock = NSCondition()
@@ -78,7 +76,7 @@ public final class ShareServer: @unchecked Sendable {
         public var finished = 0
     }
 
-    public init(settings: Settings, feed: any ShareFeed, note: @escaping @Sendable (Note) -> Void = { _ in }) {
+    public init(settings: Settings, feed: any Feed, note: @escaping @Sendable (Note) -> Void = { _ in }) {
         self.settings = settings
         self.feed = feed
         self.note = note

@@ -1,8 +1,8 @@
 import IMUConfigFile
+import IMUShareClient
 
-/// The rules file's `[socket]` and `[dbus]` tables: where and how `imu run` serves local
-/// programs and the desktop. The command line's `--socket`, `--no-socket` and `--dbus` replace
-/// what they give.
+/// The rules file's `[socket]` table: where and how `imu run` serves local programs. The
+/// command line's `--socket` and `--no-socket` replace what it gives.
 ///
 /// ```toml
 /// [socket]
@@ -11,56 +11,53 @@ import IMUConfigFile
 /// max-clients = 8              # connections at once, 1 to 1024; default 32
 /// max-clients-per-user = 4     # of them from one uid, 1 to 1024; default 16
 /// idle-seconds = 60            # a client without a request or a subscription this long is closed; 1 to 86400
-///
-/// [dbus]
-/// bus = "system"               # iio-sensor-proxy's interface on: "system", "session" or "none" (default)
 /// ```
-public struct ShareFileSettings: Equatable, Sendable {
+public struct SocketFileSettings: Equatable, Sendable {
     public var socketPath: String?
     public var socketEnabled = true
     public var maxClients: Int?
     public var maxClientsPerUser: Int?
     public var idleSeconds: Int?
-    /// "system", "session" or "none"; nil when the file does not say.
-    public var dbusBus: String?
 
     public init() {}
 
-    public static let dbusBuses = ["system", "session", "none"]
-
-    /// The tables of a rules file, checked like the rest of it (file:line:column and what was
-    /// expected); the defaults when it has neither.
-    public static func load(fromConfigFile path: String) throws(ConfigFileError) -> ShareFileSettings {
+    /// The table of a rules file, checked like the rest of it (file:line:column and what was
+    /// expected); the defaults when it has none.
+    public static func load(fromConfigFile path: String) throws(ConfigFileError) -> SocketFileSettings {
         try parse(try readConfigurationText(path, what: "rules file"), file: path)
     }
 
-    public static func parse(_ text: String, file: String) throws(ConfigFileError) -> ShareFileSettings {
-        try ShareTablesDecoder(text: text, file: file).decode()
+    public static func parse(_ text: String, file: String) throws(ConfigFileError) -> SocketFileSettings {
+        try SocketTableDecoder(text: text, file: file).decode()
+    }
+
+    /// The server's settings: this table's, `path` replaced by `--socket` (nil: the table's,
+    /// else the default for who runs it).
+    public func serverSettings(path: String?, serverName: String) -> ShareServer.Settings {
+        var settings = ShareServer.Settings(path: path ?? socketPath ?? SocketLocation.serverPath())
+        if let maxClients { settings.maxClients = maxClients }
+        if let maxClientsPerUser { settings.maxClientsPerUser = maxClientsPerUser }
+        if let idleSeconds { settings.idleSeconds = Double(idleSeconds) }
+        settings.serverName = serverName
+        return settings
     }
 }
 
-struct ShareTablesDecoder: TOMLSchemaDecoder {
+struct SocketTableDecoder: TOMLTableDecoder {
     let file: String
     let locator: TOMLLocator
 
-    init(text: String, file: String) throws(ConfigFileError) {
-        self.file = file
-        self.locator = TOMLLocator(root: try Self.parseRoot(text, file: file))
-    }
-
     static let expected: [String: String] = [
         "socket": "a table, written [socket]",
-        "dbus": "a table, written [dbus]",
         "path": "an absolute path of at most \(SocketLocation.maximumPathBytes) bytes, like \"/run/imu/imu.sock\"",
         "enabled": "true or false",
         "max-clients": "a whole number of connections from 1 to 1024",
         "max-clients-per-user": "a whole number of connections from 1 to 1024",
         "idle-seconds": "a whole number of seconds from 1 to 86400",
-        "bus": "one of \"system\", \"session\", \"none\"",
     ]
 
-    func decode() throws(ConfigFileError) -> ShareFileSettings {
-        var settings = ShareFileSettings()
+    func decode() throws(ConfigFileError) -> SocketFileSettings {
+        var settings = SocketFileSettings()
         if let value = locator.root["socket"] {
             guard let t = value.table else { throw mustBe("socket", value, table: nil, index: nil) }
             try checkKeys(t, allowed: ["path", "enabled", "max-clients", "max-clients-per-user", "idle-seconds"], table: "socket", index: nil, what: "[socket]")
@@ -85,14 +82,6 @@ struct ShareTablesDecoder: TOMLSchemaDecoder {
             if let seconds = try integer(t, "idle-seconds", required: false, table: "socket") {
                 guard (1...86400).contains(seconds) else { throw mustBe("idle-seconds", t["idle-seconds"]!, table: "socket", index: nil) }
                 settings.idleSeconds = seconds
-            }
-        }
-        if let value = locator.root["dbus"] {
-            guard let t = value.table else { throw mustBe("dbus", value, table: nil, index: nil) }
-            try checkKeys(t, allowed: ["bus"], table: "dbus", index: nil, what: "[dbus]")
-            if let bus = try string(t, "bus", required: false, table: "dbus") {
-                guard ShareFileSettings.dbusBuses.contains(bus) else { throw mustBe("bus", t["bus"]!, table: "dbus", index: nil) }
-                settings.dbusBus = bus
             }
         }
         return settings

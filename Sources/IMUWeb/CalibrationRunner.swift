@@ -1,12 +1,13 @@
 import Foundation
 import IMUCalibration
+import IMUFrontEnd
 
 /// Runs one calibration at a time for the page, on its own thread: raw samples from the engine
 /// into a guide, the guide's progress to every client subscribed to `calibration`, and at the
 /// end the chip's calibration file saved (the other parts kept) and handed to the daemon, which
 /// applies it.
 final class CalibrationRunner: @unchecked Sendable {
-    private let feed: any MotionFeed
+    private let feed: any Feed
     private let daemon: DaemonLink
     private let clients: WebClients
     private let lock = NSLock()
@@ -14,7 +15,7 @@ final class CalibrationRunner: @unchecked Sendable {
     private var cancelReason: String?
     private var _lastLine: String?
 
-    init(feed: any MotionFeed, daemon: DaemonLink, clients: WebClients) {
+    init(feed: any Feed, daemon: DaemonLink, clients: WebClients) {
         self.feed = feed
         self.daemon = daemon
         self.clients = clients
@@ -37,7 +38,7 @@ final class CalibrationRunner: @unchecked Sendable {
             lock.unlock()
             return .failure(Refusal(description: "the \(running.kind.rawValue) calibration is running; cancel it first"))
         }
-        let subscription = feed.subscribe([.samples], motionDivisor: 1, eventTypes: nil)
+        let subscription = feed.subscribe(FeedRequest(streams: [.samples], capacity: 512))
         running = (kind, subscription)
         cancelReason = nil
         lock.unlock()
@@ -72,8 +73,11 @@ final class CalibrationRunner: @unchecked Sendable {
         var accel = AccelerometerGuide()
         var mag = MagnetometerGuide(expectedFieldMicrotesla: daemon.expectedFieldMicrotesla)
         var outcome: GuideStep = .none
-        while let item = subscription.next(timeoutSeconds: nil) {
-            guard let reading = item.reading else { continue }
+        while let (output, _) = subscription.next(timeoutSeconds: nil) {
+            guard let s = output.sample else { continue }
+            let reading = CalibrationInput(
+                timestamp: s.timestamp, accelerationG: s.acceleration, rotationRateRadiansPerSecond: s.rotationRate,
+                magneticFieldMicrotesla: s.magneticField, temperatureCelsius: s.temperature)
             let step: GuideStep
             switch kind {
             case .gyroscope: step = gyro.take(reading)

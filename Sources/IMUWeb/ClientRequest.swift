@@ -1,6 +1,6 @@
 import Foundation
 import IMUConfigFile
-import IMUShare
+import IMUShareClient
 import IMUWire
 
 /// What a WebSocket client may ask, one JSON object per message, read by the local socket's

@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdCore
 import HummingbirdWebSocket
 import IMUCalibration
+import IMUFrontEnd
 import IMUWire
 import Logging
 import NIOCore
@@ -41,7 +42,7 @@ public struct DaemonLink: Sendable {
 public final class Dashboard: @unchecked Sendable {
     public let settings: HTTPSettings
     public let access: WebAccess
-    let feed: any MotionFeed
+    let feed: any Feed
     let daemon: DaemonLink
     let log: Logger
     let clients = WebClients()
@@ -63,7 +64,7 @@ public final class Dashboard: @unchecked Sendable {
 
     /// Reads or makes the token (in `stateDirectory`) when the address is not loopback or the
     /// page may change state (control needs the token everywhere).
-    public init(settings: HTTPSettings, feed: any MotionFeed, daemon: DaemonLink, stateDirectory: String, log: Logger) throws {
+    public init(settings: HTTPSettings, feed: any Feed, daemon: DaemonLink, stateDirectory: String, log: Logger) throws {
         self.settings = settings
         self.feed = feed
         self.daemon = daemon
@@ -178,11 +179,7 @@ public final class Dashboard: @unchecked Sendable {
 
     /// A rule fired: `{"type":"rule","t":…,"rule":"name","event":{…},"lines":[…]}`.
     public func ruleFired(rule: String, eventLine: String, timestamp: Double, lines: [GPIOLevel]) {
-        lock.withLock {
-            for line in lines {
-                if let i = gpioLines.firstIndex(where: { $0.offset == line.offset }) { gpioLines[i] = line } else { gpioLines.append(line) }
-            }
-        }
+        _ = merge(lines)
         let text = OutputLines.ruleFired(t: timestamp, rule: rule, eventLine: eventLine, lines: lines)
         clients.broadcast(text, to: .rules)
     }
@@ -196,6 +193,22 @@ public final class Dashboard: @unchecked Sendable {
         }
         clients.broadcast("{\"type\":\"rules\",\"rules\":\(RuleSummary.json(rules))}", to: .rules)
         clients.broadcast(OutputLines.gpio(lines), to: .rules)
+    }
+
+    /// Lines whose level changed outside a firing (a pulse's end): `{"type":"gpio","lines":[…]}`
+    /// with every line the rules drive.
+    public func setLevels(_ lines: [GPIOLevel]) {
+        clients.broadcast(OutputLines.gpio(merge(lines)), to: .rules)
+    }
+
+    /// The levels now with `lines`' changed; returns every line's.
+    private func merge(_ lines: [GPIOLevel]) -> [GPIOLevel] {
+        lock.withLock {
+            for line in lines {
+                if let i = gpioLines.firstIndex(where: { $0.offset == line.offset }) { gpioLines[i] = line } else { gpioLines.append(line) }
+            }
+            return gpioLines
+        }
     }
 
     /// Marks `channel` as one that showed the token (or the dashboard needs none): it is kept
@@ -236,33 +249,29 @@ public final class Dashboard: @unchecked Sendable {
     }
 
     var helloLine: String {
-        "{\"type\":\"hello\",\"protocol\":\(WebProtocol.version),\(feed.infoMembers),\"streams\":["
+        "{\"type\":\"hello\",\"protocol\":\(WebProtocol.version),\(Self.infoMembers(feed.info)),\"streams\":["
             + WebStream.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ",")
             + "],\"event_types\":" + JSONLine.array(EventKind.allCases.map { JSONLine.quoted($0.rawValue) })
             + ",\"allow_control\":\(settings.allowControl),\"rules\":\(rulesJSON),\"gpio\":\(gpioJSON),\"calibration\":{\(daemon.calibrationMembers())}}"
     }
 }
 
-/// A rule as the page lists it: its name, the event it answers, what it does.
-public struct RuleSummary: Sendable, Equatable {
-    public var name: String
-    public var on: String
-    public var actions: String
-
-    public init(name: String, on: String, actions: String) {
-        self.name = name
-        self.on = on
-        self.actions = actions
+extension Dashboard {
+    /// Chip, board, bus, rate and whether there is a magnetometer, as JSON members
+    /// (`"chip":"LSM9DS1","board":"sense-hat",…`) for the hello line and /api/status.
+    static func infoMembers(_ info: FeedInfo) -> String {
+        "\"chip\":\(JSONText.string(info.chip)),\"board\":\(JSONText.string(info.board)),"
+            + "\"bus\":\(JSONText.string(info.bus)),\"rate_hz\":\(JSONText.number(info.rateHz, .rateHz)),"
+            + "\"magnetometer\":\(info.magnetometer)"
     }
+}
 
+extension RuleSummary {
     static func json(_ rules: [RuleSummary]) -> String {
         "[" + rules.map { "{\"name\":\(JSONText.string($0.name)),\"on\":\(JSONText.string($0.on)),\"actions\":\(JSONText.string($0.actions))}" }
             .joined(separator: ",") + "]"
     }
 }
-
-/// A GPIO line the rules drive and its level (the wire module's).
-public typealias GPIOLevel = OutputLines.GPIOLevel
 
 public enum WebProtocol {
     /// The hello line's `protocol`: raised when a line's meaning changes.

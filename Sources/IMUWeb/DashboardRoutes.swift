@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import IMUFrontEnd
 import NIOCore
 
 /// The HTTP side: the page, sign-in, and the JSON API. Every route but /login needs read access
@@ -51,16 +52,16 @@ extension Dashboard {
         router.get("/api/status") { [self] _, _ in
             let health = feed.healthLine ?? "null"
             return Self.json(
-                "{\"type\":\"status\",\"protocol\":\(WebProtocol.version),\(feed.infoMembers),\"t\":\(JSONText.number(feed.clockSeconds, .timestamp)),"
+                "{\"type\":\"status\",\"protocol\":\(WebProtocol.version),\(Self.infoMembers(feed.info)),\"t\":\(JSONText.number(feed.clockSeconds, .timestamp)),"
                     + "\"clients\":\(clients.count),\"max_clients\":\(settings.maxClients),\"allow_control\":\(settings.allowControl),"
                     + "\"health\":\(health),\"rules\":\(rulesJSON),\"gpio\":\(gpioJSON)}")
         }
         router.get("/api/motion") { [self] _, _ in
             // The next device motion (a subscription for one line: the chip may be asleep).
             let line = await Self.offThread { [feed] in
-                let subscription = feed.subscribe([.motion], motionDivisor: 1, eventTypes: nil)
+                let subscription = feed.subscribe(FeedRequest(streams: [.motion], capacity: 4))
                 defer { subscription.cancel() }
-                return subscription.next(timeoutSeconds: 2)?.line
+                return subscription.next(timeoutSeconds: 2)?.output.jsonLine
             }
             guard let line else { return Self.text(.serviceUnavailable, "no device motion within 2 s") }
             return Self.json(line)

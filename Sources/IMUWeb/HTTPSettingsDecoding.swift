@@ -42,14 +42,9 @@ public struct HTTPSettingsError: Error, CustomStringConvertible {
     public var description: String
 }
 
-struct HTTPTableDecoder: TOMLSchemaDecoder {
+struct HTTPTableDecoder: TOMLTableDecoder {
     let file: String
     let locator: TOMLLocator
-
-    init(text: String, file: String) throws(ConfigFileError) {
-        self.file = file
-        self.locator = TOMLLocator(root: try Self.parseRoot(text, file: file))
-    }
 
     static let keys = ["listen", "allow-control", "max-clients"]
 

@@ -1,6 +1,7 @@
 import Foundation
 import HummingbirdWebSocket
-import IMUShare
+import IMUFrontEnd
+import IMUShareClient
 import NIOCore
 
 /// The WebSocket clients: how many there are (a slot is reserved at the upgrade, so the limit
@@ -51,7 +52,7 @@ final class WebClient: @unchecked Sendable {
 
     let lines: AsyncStream<String>
     private let continuation: AsyncStream<String>.Continuation
-    private let feed: any MotionFeed
+    private let feed: any Feed
     private let lock = NSLock()
     private var subscription: (any FeedSubscription)?
     private var daemonStreams: Set<WebStream> = []
@@ -61,7 +62,7 @@ final class WebClient: @unchecked Sendable {
     private var lost = 0
     private var closed = false
 
-    init(feed: any MotionFeed) {
+    init(feed: any Feed) {
         self.feed = feed
         (lines, continuation) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingNewest(Self.queueLimit))
     }
@@ -112,12 +113,12 @@ final class WebClient: @unchecked Sendable {
         let (old, streams, divisor, types) = lock.withLock { () -> ((any FeedSubscription)?, Set<WebStream>, Int, Set<String>?) in
             let old = subscription
             subscription = nil
-            let divisor = motionRate?.divisor(engineRateHz: feed.rateHz) ?? 1
+            let divisor = motionRate?.divisor(engineRateHz: feed.info.rateHz) ?? 1
             return (old, engineStreams, divisor, eventTypes)
         }
         old?.cancel()
         guard !streams.isEmpty else { return }
-        let new = feed.subscribe(streams, motionDivisor: divisor, eventTypes: types)
+        let new = feed.subscribe(FeedRequest(streams: streams, capacity: 512, motionDivisor: divisor, eventTypes: types))
         let keep = lock.withLock { () -> Bool in
             guard !closed else { return false }
             subscription = new
@@ -125,9 +126,9 @@ final class WebClient: @unchecked Sendable {
         }
         guard keep else { return new.cancel() }
         let thread = Thread { [weak self] in
-            while let item = new.next(timeoutSeconds: nil) {
+            while let (output, lost) = new.next(timeoutSeconds: nil) {
                 guard let self else { break }
-                self.send(item.line, lostBefore: item.lostBefore)
+                self.send(output.jsonLine, lostBefore: lost)
             }
         }
         thread.name = "imu-web-client"

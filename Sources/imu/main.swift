@@ -10,7 +10,8 @@ IMUCommand.main()
 if fflush(nil) != 0 {
     let code = errno
     if code != EPIPE {
-        FileHandle.standardError.write(Data("Error: cannot write standard output: \(String(cString: strerror(code)))\n".utf8))
+        let message = "Error: cannot write standard output: \(String(cString: strerror(code)))\n"
+        _ = message.withCString { write(STDERR_FILENO, $0, strlen($0)) }
         exit(1)
     }
 }

@@ -3,6 +3,7 @@ import IMUBoards
 import IMUDaemon
 import IMUDevices
 import IMUTwin
+import IMUWeb
 import Logging
 import Testing
 
@@ -49,9 +50,8 @@ import Testing
         var settings = Daemon.Settings(rulesFile: rules)
         settings.calibrationSearchPath = []
         let port = DaemonTokenTests.freePort()
-        settings.httpListen = "127.0.0.1:\(port)"
-        settings.stateDirectory = work + "/state"
         let daemon = try Daemon(settings: settings, device: device, gpio: try device.headerGPIO(), log: Logger(label: "test") { _ in DaemonTests.Journal() })
+        daemon.frontEnds = [DashboardFrontEnd(settings: HTTPSettings(host: "127.0.0.1", port: port), stateDirectory: work + "/state")]
         let finished = DispatchSemaphore(value: 0)
         Thread.detachNewThread {
             try? daemon.run()

@@ -169,7 +169,7 @@ import Testing
             if n == 1 { gate.wait() }
             return .refused("load \(n)")
         }
-        reloader.request(askedByBroker: true)
+        reloader.request(askerWaits: true)
         #expect(reloader.poll().isEmpty && reloader.isLoading)
         clock.withLock { $0 = 10.5 }
         let reports = reloader.poll()
@@ -178,7 +178,7 @@ import Testing
             return
         }
         #expect(seconds == 10.5 && broker)
-        reloader.request(askedByBroker: false)
+        reloader.request(askerWaits: false)
         guard case .refusedWhileStuck(false)? = reloader.poll().first else {
             Issue.record("a second load started while the first was stuck")
             return
@@ -188,7 +188,7 @@ import Testing
         var finished: [RulesReloader.Report] = []
         for _ in 0..<5000 where finished.isEmpty {
             usleep(2_000)
-            reloader.request(askedByBroker: false)
+            reloader.request(askerWaits: false)
             finished = reloader.poll().filter { if case .finished = $0 { true } else { false } }
         }
         guard case .finished(.refused(let reason), _, false)? = finished.first else {

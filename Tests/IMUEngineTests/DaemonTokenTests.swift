@@ -3,6 +3,7 @@ import IMUBoards
 import IMUDaemon
 import IMUDevices
 import IMUTwin
+import IMUWeb
 import Logging
 import Testing
 
@@ -39,9 +40,9 @@ import Testing
             var settings = Daemon.Settings(rulesFile: rules)
             settings.duration = 0.5
             settings.calibrationSearchPath = []
-            settings.httpListen = "127.0.0.1:\(Self.freePort())"
-            settings.stateDirectory = work + "/state"
             let daemon = try Daemon(settings: settings, device: device, gpio: try device.headerGPIO(), log: Logger(label: "test") { _ in journal })
+            let http = try #require(try HTTPSettings.resolve(rulesFile: rules, listen: "127.0.0.1:\(Self.freePort())"))
+            daemon.frontEnds = [DashboardFrontEnd(settings: http, stateDirectory: work + "/state")]
             try daemon.run()
             let token = try String(contentsOfFile: work + "/state/http-token", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
             #expect(token.count == 64)

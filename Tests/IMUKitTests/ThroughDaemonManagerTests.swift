@@ -1,3 +1,4 @@
+import IMUFrontEnd
 import Dispatch
 import Foundation
 import IMUDevices

@@ -1,4 +1,5 @@
 import Foundation
+import IMUFrontEnd
 import Testing
 @testable import IMUMQTT
 

@@ -1,3 +1,4 @@
+import Foundation
 import IMUBus
 import IMUEvents
 import IMUTwin
@@ -40,6 +41,37 @@ import Testing
         #expect(!gpio.level(of: line))
         // Exactly two rises and two falls after the initial low: never inverted.
         #expect(gpio.history(ofOutput: line).map(\.high) == [false, true, false, true, false])
+    }
+
+    /// A pulse's end is told once, after the line is back at rest (the dashboard shows the relay
+    /// off again); an extended pulse is told at its later end only, a pulse cut short by `set`
+    /// not at all (the firing that set it told the level).
+    @Test func aPulsesEndIsToldOnceTheLineIsAtRest() throws {
+        let gpio = VirtualGPIOChip(clock: VirtualClock())
+        let rule = Rule(name: "p", trigger: .shake(phase: .ended), actions: [.gpio(.headerPin(11), .pulse(milliseconds: 100))])
+        let set = Rule(name: "s", trigger: .shake(phase: .ended), actions: [.gpio(.headerPin(11), .setHigh)])
+        let clock = ManualPulseScheduler()
+        let told = Told()
+        let runner = try ActionRunner(rules: [rule, set], chip: gpio, headerPins: [11: line], pulses: clock,
+                                      onPulseEnd: { line in told.add(Int(line.offset), high: line.isHigh) })
+        runner.run(rule, for: event)
+        clock.advance(byMilliseconds: 50)
+        runner.run(rule, for: event)  // extends to 150 ms
+        clock.advance(byMilliseconds: 60)
+        #expect(told.all.isEmpty)
+        clock.advance(byMilliseconds: 40)
+        #expect(told.all.map(\.offset) == [line] && told.all.map(\.high) == [false])
+        runner.run(rule, for: event)
+        runner.run(set, for: event)  // cuts the pulse short
+        clock.advance(byMilliseconds: 500)
+        #expect(told.all.count == 1)
+    }
+
+    final class Told: @unchecked Sendable {
+        private let lock = NSLock()
+        private var entries: [(offset: Int, high: Bool)] = []
+        func add(_ offset: Int, high: Bool) { lock.withLock { entries.append((offset, high)) } }
+        var all: [(offset: Int, high: Bool)] { lock.withLock { entries } }
     }
 
     /// A shorter pulse inside a longer one does not cut it short.

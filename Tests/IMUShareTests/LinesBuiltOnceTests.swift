@@ -1,3 +1,4 @@
+import IMUFrontEnd
 import Foundation
 import IMUDevices
 import IMUDrivers

@@ -1,11 +1,12 @@
 import Foundation
 import IMUEvents
+import IMUFrontEnd
 @testable import IMUShare
 
 /// A feed whose outputs the test publishes, with the engine's subscription rules (streams,
 /// motion divisor, event types, bounded queue dropping the oldest and counting): the socket
 /// server's tests choose exactly what the engine says and when.
-final class ScriptedFeed: ShareFeed, @unchecked Sendable {
+final class ScriptedFeed: Feed, @unchecked Sendable {
     let info: FeedInfo
     private let lock = NSLock()
     private var subscriptions: [ScriptedSubscription] = []
@@ -97,6 +98,8 @@ final class ScriptedSubscription: FeedSubscription, @unchecked Sendable {
         dropped = 0
         return (queue.removeFirst(), lost)
     }
+
+    var ended: Bool { isCancelled }
 
     func cancel() {
         condition.lock()

@@ -1,3 +1,4 @@
+import IMUFrontEnd
 import Foundation
 import IMUEvents
 import Testing

@@ -1,12 +1,14 @@
+import IMUSensorProxy
 import Testing
 @testable import IMUShare
 
-/// The rules file's `[socket]` and `[dbus]` tables: read when there, checked with file:line
-/// and what was expected.
+/// The rules file's `[socket]` and `[dbus]` tables (each parsed by its front end's module):
+/// read when there, checked with file:line and what was expected.
 @Suite struct ShareSettingsTests {
     func refusal(_ text: String) -> String {
         do {
-            _ = try ShareFileSettings.parse(text, file: "r.toml")
+            _ = try SocketFileSettings.parse(text, file: "r.toml")
+            _ = try DBusFileSettings.parse(text, file: "r.toml")
             return "accepted"
         } catch {
             return "\(error)"
@@ -14,7 +16,7 @@ import Testing
     }
 
     @Test func theTablesAreRead() throws {
-        let settings = try ShareFileSettings.parse("""
+        let text = """
             [[rule]]
             name = "x"
 
@@ -27,15 +29,17 @@ import Testing
 
             [dbus]
             bus = "system"
-            """, file: "r.toml")
+            """
+        let settings = try SocketFileSettings.parse(text, file: "r.toml")
         #expect(settings.socketPath == "/run/imu/other.sock")
         #expect(settings.socketEnabled == false)
         #expect(settings.maxClients == 8)
         #expect(settings.maxClientsPerUser == 3 && settings.idleSeconds == 120)
-        #expect(settings.dbusBus == "system")
-        let none = try ShareFileSettings.parse("[[rule]]\nname = \"x\"\n", file: "r.toml")
-        #expect(none == ShareFileSettings())
-        #expect(none.socketEnabled && none.socketPath == nil && none.dbusBus == nil)
+        #expect(try DBusFileSettings.parse(text, file: "r.toml").bus == "system")
+        let none = try SocketFileSettings.parse("[[rule]]\nname = \"x\"\n", file: "r.toml")
+        #expect(none == SocketFileSettings())
+        #expect(none.socketEnabled && none.socketPath == nil)
+        #expect(try DBusFileSettings.parse("[[rule]]\nname = \"x\"\n", file: "r.toml").bus == nil)
     }
 
     @Test func mistakesAreNamedWithFileAndLine() {

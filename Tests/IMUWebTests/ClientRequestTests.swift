@@ -1,5 +1,5 @@
 import Testing
-import IMUShare
+import IMUShareClient
 @testable import IMUWeb
 
 /// The WebSocket's requests: the local socket's grammar and validator (IMUShare), adapted.

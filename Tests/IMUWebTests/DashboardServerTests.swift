@@ -1,5 +1,6 @@
 import Foundation
 import IMUCalibration
+import IMUFrontEnd
 import Logging
 import Testing
 @testable import IMUWeb
@@ -70,6 +71,25 @@ import Testing
         // rate_hz 25 of a 50 Hz engine: every second motion (t 0.04 s apart).
         let t = [first, second].map { Double($0.split(separator: ",")[0].dropFirst(5))! }
         #expect(abs(t[1] - t[0] - 0.04) < 1e-9)
+    }
+
+    /// A pulse's end reaches the page: a `gpio` line with every driven line's level, the pulsed
+    /// one back at rest (before, the page showed a pulsed relay "high" for good).
+    @Test func aPulsesEndSendsTheLevels() throws {
+        let (dashboard, state) = try Self.serve(HTTPSettings(host: "127.0.0.1", port: 0))
+        defer { dashboard.stop(); try? FileManager.default.removeItem(atPath: state) }
+        dashboard.setRules([RuleSummary(name: "buzz", on: "a slap", actions: "pulse pin 13 50 ms")],
+                           lines: [GPIOLevel(name: "GPIO17", offset: 17, high: true), GPIOLevel(name: "GPIO27", offset: 27, high: false)])
+        let c = try RawConnection(port: dashboard.boundPort)
+        try c.send(webSocketUpgrade(port: dashboard.boundPort))
+        #expect(try c.response().status == 101)
+        #expect(c.text()?.contains(#""gpio":[{"name":"GPIO17","offset":17,"high":true},{"name":"GPIO27","offset":27,"high":false}]"#) == true)
+        try c.sendText(#"{"subscribe":["rules"]}"#)
+        // Requests are handled in order: once the second is answered, the first has been taken.
+        try c.sendText(#"{"subscribe":["gps"]}"#)
+        #expect(c.text()?.hasPrefix(#"{"error":"#) == true)
+        dashboard.setLevels([GPIOLevel(name: "GPIO17", offset: 17, high: false)])
+        #expect(c.text() == #"{"type":"gpio","lines":[{"name":"GPIO17","offset":17,"high":false},{"name":"GPIO27","offset":27,"high":false}]}"#)
     }
 
     @Test func offLoopbackEverythingNeedsTheToken() throws {

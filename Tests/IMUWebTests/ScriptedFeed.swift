@@ -1,21 +1,21 @@
 import Foundation
+import IMUFrontEnd
 @testable import IMUWeb
 
 /// A feed for the server's own tests (access, limits, protocol): motion lines of a board turning
 /// about z at 10°/s, one every 20 ms of real time, as the engine's `--format jsonl` prints them.
 /// The engine itself is tested with the daemon (DashboardDaemonTests) and in the browser.
-final class ScriptedFeed: MotionFeed, @unchecked Sendable {
-    let infoMembers = "\"chip\":\"LSM9DS1\",\"board\":\"sense-hat\",\"bus\":\"twin\",\"rate_hz\":50,\"magnetometer\":true"
-    let rateHz = 50.0
+final class ScriptedFeed: Feed, @unchecked Sendable {
+    let info = FeedInfo(chip: "LSM9DS1", board: "sense-hat", bus: "twin", rateHz: 50, magnetometer: true)
     var clockSeconds: Double { ProcessInfo.processInfo.systemUptime }
     var healthLine: String? { "{\"type\":\"health\",\"state\":\"measuring\",\"lost_samples\":0}" }
     private let lock = NSLock()
     private var _subscriptions = 0
     var subscriptions: Int { lock.withLock { _subscriptions } }
 
-    func subscribe(_ streams: Set<WebStream>, motionDivisor: Int, eventTypes: Set<String>?) -> any FeedSubscription {
+    func subscribe(_ request: FeedRequest) -> any FeedSubscription {
         lock.withLock { _subscriptions += 1 }
-        return Subscription(streams: streams, divisor: motionDivisor) { [weak self] in self?.lock.withLock { self?._subscriptions -= 1 } }
+        return Subscription(streams: request.streams, divisor: request.motionDivisor) { [weak self] in self?.lock.withLock { self?._subscriptions -= 1 } }
     }
 
     static func motionLine(t: Double) -> String {
@@ -42,7 +42,7 @@ final class ScriptedFeed: MotionFeed, @unchecked Sendable {
 
         var ended: Bool { condition.withLock { cancelled } }
 
-        func next(timeoutSeconds: Double?) -> FeedItem? {
+        func next(timeoutSeconds: Double?) -> (output: FeedOutput, lostBefore: Int)? {
             condition.lock()
             defer { condition.unlock() }
             // One line each 20 ms × divisor; a cancel wakes the wait at once.
@@ -50,7 +50,7 @@ final class ScriptedFeed: MotionFeed, @unchecked Sendable {
             while !cancelled, condition.wait(until: until) {}
             guard !cancelled, streams.contains(.motion) else { return nil }
             n += 1
-            return FeedItem(line: ScriptedFeed.motionLine(t: Double(n) * 0.02 * Double(divisor)), stream: .motion)
+            return (FeedOutput(stream: .motion, jsonLine: ScriptedFeed.motionLine(t: Double(n) * 0.02 * Double(divisor))), 0)
         }
 
         func cancel() {

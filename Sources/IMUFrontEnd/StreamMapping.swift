@@ -1,4 +1,5 @@
 import IMUEngine
+import IMUShareClient
 
 /// The front ends' streams and the engine's, mapped by case (no raw-value round trip, no force
 /// unwrap): the engine's four are the front ends' first four; rules and calibration are the

@@ -1,8 +1,9 @@
 import IMUEngine
-import IMUEvents
+import IMUShareClient
 
-/// The engine as the front ends' feed: its subscriptions are the engine's own bounded queues.
-public final class EngineFeed: ShareFeed, @unchecked Sendable {
+/// The engine as every front end's feed: its subscriptions are the engine's own bounded queues,
+/// taking lines the engine builds once per output for all of them.
+public final class EngineFeed: Feed, @unchecked Sendable {
     public let engine: MotionEngine
     /// Where a reload looks for the chip's calibration file (the daemon's search path); nil:
     /// reloads are refused.
@@ -17,9 +18,15 @@ public final class EngineFeed: ShareFeed, @unchecked Sendable {
         let device = engine.device
         return FeedInfo(
             chip: device.driver.model.rawValue, board: device.board.name, bus: device.bus.name,
-            address: Int(device.placement.address), rateHz: engine.outputRateHz, magnetometer: device.driver.capabilities.magnetometer,
+            address: Int(device.placement.address), rateHz: rateHz, magnetometer: device.driver.capabilities.magnetometer,
             referenceFrame: engine.referenceFrame.rawValue)
     }
+
+    /// The rate reached once running, the rate asked for before.
+    var rateHz: Double { engine.outputRateHz > 0 ? engine.outputRateHz : engine.settings.rateHz }
+
+    public var clockSeconds: Double { engine.device.clock.now }
+    public var healthLine: String? { engine.health.jsonLine }
 
     public func reloadCalibration() throws(RequestError) -> CalibrationReloaded {
         guard let calibrationSearchPath else { throw RequestError("this server keeps no calibration to reload") }
@@ -49,17 +56,19 @@ final class EngineFeedSubscription: FeedSubscription, @unchecked Sendable {
 
     func next(timeoutSeconds: Double?) -> (output: FeedOutput, lostBefore: Int)? {
         guard let (output, line, lost) = subscription.nextLine(timeoutSeconds: timeoutSeconds) else { return nil }
-        let stream = ShareStream(output.stream)
-        var fed = FeedOutput(stream: stream, jsonLine: line)
+        var fed = FeedOutput(stream: ShareStream(output.stream), jsonLine: line)
         switch output {
         case .event(let event): fed.event = event
         case .motion(let motion):
             fed.headingDegrees = motion.heading
             fed.gravity = motion.gravity
+        case .sample(let sample): fed.sample = sample
         default: break
         }
         return (fed, lost)
     }
+
+    var ended: Bool { subscription.isEnded }
 
     func cancel() { subscription.cancel() }
 }

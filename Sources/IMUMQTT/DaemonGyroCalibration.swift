@@ -3,8 +3,8 @@ import IMUCalibration
 import IMUDrivers
 import IMUEngine
 import IMUFormats
+import IMUFrontEnd
 import IMUGeometry
-import IMUMQTT
 
 /// The daemon's side of `{"command": "calibrate-gyro"}`: once asked, the next 3 s of raw
 /// samples are the window (the daemon goes on reading, recognising and firing rules meanwhile);

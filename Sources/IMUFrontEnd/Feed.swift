@@ -1,11 +1,17 @@
+import IMUDrivers
 import IMUEvents
 import IMUGeometry
+import IMUShareClient
 
-/// What the front ends (socket, D-Bus) need of the engine: who it is, and queued subscriptions.
-/// `MotionEngine` is adapted to it (EngineFeed.swift); tests can drive a front end with a
-/// feed whose outputs they choose.
-public protocol ShareFeed: AnyObject, Sendable {
+/// What every front end needs of the engine: who it is, its clock and health, and queued
+/// subscriptions that hand over each output with its JSON line. `EngineFeed` adapts the
+/// engine; tests can drive a front end with a feed whose outputs they choose.
+public protocol Feed: AnyObject, Sendable {
     var info: FeedInfo { get }
+    /// The engine's clock now (the time base of the lines' `t`), seconds.
+    var clockSeconds: Double { get }
+    /// The engine's latest health line (`{"type":"health",…}`), nil before the first.
+    var healthLine: String? { get }
     /// A bounded queue of the engine's outputs for one subscriber. When the queue is full the
     /// oldest outputs are dropped and counted; acquisition and other subscribers never wait.
     func subscribe(_ request: FeedRequest) -> any FeedSubscription
@@ -15,10 +21,13 @@ public protocol ShareFeed: AnyObject, Sendable {
     func reloadCalibration() throws(RequestError) -> CalibrationReloaded
 }
 
-extension ShareFeed {
+extension Feed {
     public func reloadCalibration() throws(RequestError) -> CalibrationReloaded {
         throw RequestError("this server keeps no calibration to reload")
     }
+
+    public var clockSeconds: Double { 0 }
+    public var healthLine: String? { nil }
 }
 
 /// The calibration a reload put in force.
@@ -37,7 +46,7 @@ public struct CalibrationReloaded: Equatable, Sendable {
     }
 }
 
-/// Who serves: what the hello line tells a client.
+/// Who serves: what the hello lines tell a client.
 public struct FeedInfo: Equatable, Sendable {
     public var chip: String
     public var board: String
@@ -84,7 +93,8 @@ public struct FeedRequest: Equatable, Sendable {
 }
 
 /// One output as a front end sees it: its stream, its JSON line (exactly the `--format jsonl`
-/// line of `imu read` / `imu stream` / `imu events`), and the typed parts the D-Bus front end reads.
+/// line of `imu read` / `imu stream` / `imu events`, or health's object), and the typed parts
+/// some front ends read (D-Bus: events, heading, gravity; the dashboard's calibrations: samples).
 public struct FeedOutput: Sendable {
     public var stream: ShareStream
     public var jsonLine: String
@@ -94,20 +104,27 @@ public struct FeedOutput: Sendable {
     public var headingDegrees: Double?
     /// For device motion: gravity in device axes (g, Core Motion's sign: face up reads z = −1).
     public var gravity: Vector3?
+    /// For raw samples: the sample (uncalibrated, device axes).
+    public var sample: MotionSample?
 
-    public init(stream: ShareStream, jsonLine: String, event: MotionEvent? = nil, headingDegrees: Double? = nil, gravity: Vector3? = nil) {
+    public init(stream: ShareStream, jsonLine: String, event: MotionEvent? = nil, headingDegrees: Double? = nil,
+                gravity: Vector3? = nil, sample: MotionSample? = nil) {
         self.stream = stream
         self.jsonLine = jsonLine
         self.event = event
         self.headingDegrees = headingDegrees
         self.gravity = gravity
+        self.sample = sample
     }
 }
 
 public protocol FeedSubscription: AnyObject, Sendable {
     /// Blocks until the next output or the timeout; nil on timeout, when cancelled, or when the
-    /// engine has ended. `lostBefore`: outputs dropped since the previous delivery.
+    /// engine has ended (`ended` tells which). `lostBefore`: outputs dropped since the previous
+    /// delivery.
     func next(timeoutSeconds: Double?) -> (output: FeedOutput, lostBefore: Int)?
     /// Ends the subscription: a waiting `next` returns nil at once.
     func cancel()
+    /// Cancelled, or the engine has ended.
+    var ended: Bool { get }
 }

@@ -1,20 +1,20 @@
+import IMUBus
+import IMUFrontEnd
 import IMURules
-import IMUWeb
 
-/// What the dashboard's "Rules and GPIO" panel shows: each rule in words, and the lines the rules
-/// drive at their levels now.
+/// The rules in force as the front ends show them (the dashboard's "Rules and GPIO" panel): each
+/// rule in words, and the lines the rules drive at their levels now.
 extension Daemon {
-    /// Sent at start and after each reload, so a page lists the rules in force before any fires.
-    func tellDashboardRules() {
-        guard let dashboard else { return }
+    /// Told at start and after each reload, so a page lists the rules in force before any fires.
+    func tellRules() {
         var lines: [GPIOLevel] = []
         for rule in rules.rules {
             for case .gpio(let target, _) in rule.actions {
                 guard let line = runner.line(for: target), !lines.contains(where: { $0.offset == Int(line.offset) }) else { continue }
-                lines.append(GPIOLevel(name: "GPIO\(line.offset)", offset: Int(line.offset), high: line.isHigh))
+                lines.append(GPIOLevel(line))
             }
         }
-        dashboard.setRules(rules.rules.map(Self.summary), lines: lines.sorted { $0.offset < $1.offset })
+        news.tell(.rules(rules.rules.map(Self.summary), lines: lines.sorted { $0.offset < $1.offset }))
     }
 
     static func summary(_ rule: Rule) -> RuleSummary {
@@ -46,5 +46,12 @@ extension Daemon {
         case .command(let arguments, _):
             return "run " + (arguments.first ?? "")
         }
+    }
+}
+
+extension GPIOLevel {
+    /// A driven line's level now, named as the page names it.
+    init(_ line: any GPIOOutputLine) {
+        self.init(name: "GPIO\(line.offset)", offset: Int(line.offset), high: line.isHigh)
     }
 }
