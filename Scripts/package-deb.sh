@@ -41,7 +41,7 @@ fail() {
     echo "package-deb: $*" >&2
     exit 1
 }
-for tool in dpkg-deb dpkg-shlibdeps dpkg-architecture strip gzip python3 md5sum; do
+for tool in dpkg-deb dpkg-shlibdeps dpkg-architecture strip readelf gzip python3 md5sum; do
     command -v "$tool" >/dev/null || fail "$tool is missing (Debian: sudo apt install dpkg-dev binutils python3)"
 done
 
@@ -143,6 +143,16 @@ shlibs=$(cd "$work" && dpkg-shlibdeps -O -e"imu/usr/bin/imu" 2>"$work/shlibdeps.
     || { cat "$work/shlibdeps.log" >&2; fail "dpkg-shlibdeps failed"; }
 depends=${shlibs#shlibs:Depends=}
 [ -n "$depends" ] || fail "dpkg-shlibdeps found no dependencies for the binary"
+# Packed relative relocations (DT_RELR, Package.swift's release link) need glibc 2.36's loader:
+# a version the binary requires without any symbol, which dpkg-shlibdeps (symbols only) misses.
+if [[ "$(readelf -V "$stage/usr/bin/imu")" == *GLIBC_ABI_DT_RELR* ]]; then
+    libc=$(sed -nE 's/.*libc6 \(>= ([^)]+)\).*/\1/p' <<<"$depends")
+    if [ -z "$libc" ]; then
+        depends="$depends, libc6 (>= 2.36)"
+    elif dpkg --compare-versions "$libc" lt 2.36; then
+        depends=${depends/"libc6 (>= $libc)"/"libc6 (>= 2.36)"}
+    fi
+fi
 installed_size=$(du -sk --exclude=DEBIAN "$stage" | cut -f1)
 cat >"$stage/DEBIAN/control" <<CONTROL
 Package: imu
