@@ -23,7 +23,7 @@ enum AK09916Registers {
 
     /// DS §11 (orientation of axes): where the AK09916's x, y, z point in the accel/gyro frame:
     /// x along the accelerometer's x, y and z opposite its y and z (a half turn about x).
-    static let axesInAccelGyroFrame = AxisRotation(["+x", "-y", "-z"])!
+    static let axesInAccelGyroFrame = AxisRotation(signedTargets: (1, -2, -3))!  // ["+x", "-y", "-z"]
 
     /// ST1, HXL…HZH, TMPS (a dummy) and ST2 in one burst from ST1 (0x10–0x18, which
     /// auto-increment, DS Table 20): the read ends with ST2, releasing the data registers.

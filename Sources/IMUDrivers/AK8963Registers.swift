@@ -31,7 +31,7 @@ enum AK8963Registers {
 
     /// PS9 §9.1 (orientation of axes): the AK8963's x is the accelerometer's y, its y the
     /// accelerometer's x, its z the accelerometer's −z (a half turn about the x = y diagonal).
-    static let axesInAccelGyroFrame = AxisRotation(["+y", "+x", "-z"])!
+    static let axesInAccelGyroFrame = AxisRotation(signedTargets: (2, 1, -3))!  // ["+y", "+x", "-z"]
 
     /// The row the shared driver (`AKMagnetometer`) walks: CNTL1 the mode, CNTL2 SRST (RM9 §5),
     /// 16-bit output, the fuse ROM read in its access mode.

@@ -10,7 +10,7 @@ public struct AxisRotation: Sendable, Equatable, Hashable, CustomStringConvertib
     public let sourceAxis: (Int, Int, Int)
     public let sign: (Double, Double, Double)
 
-    public static let identity = AxisRotation(validated: ["+x", "+y", "+z"])!
+    public static let identity = AxisRotation(signedTargets: (1, 2, 3))!
 
     /// nil unless `axes` names three distinct axes with signs forming a proper rotation
     /// (determinant +1; a mirror is not something a board can do to a chip).
@@ -21,18 +21,40 @@ public struct AxisRotation: Sendable, Equatable, Hashable, CustomStringConvertib
 
     private init?(validated axes: [String]) {
         guard axes.count == 3 else { return nil }
-        var source = [-1, -1, -1]
-        var sign: [Double] = [0, 0, 0]
-        for (sourceIndex, text) in axes.enumerated() {
+        var targets: [Int] = []
+        for text in axes {
             let chars = Array(text.lowercased())
             guard chars.count == 2, chars[0] == "+" || chars[0] == "-" else { return nil }
             guard let target = ["x", "y", "z"].firstIndex(of: String(chars[1])) else { return nil }
-            guard source[target] == -1 else { return nil }
-            source[target] = sourceIndex
-            sign[target] = chars[0] == "+" ? 1 : -1
+            targets.append(chars[0] == "+" ? target + 1 : -(target + 1))
         }
-        sourceAxis = (source[0], source[1], source[2])
-        self.sign = (sign[0], sign[1], sign[2])
+        self.init(signedTargets: (targets[0], targets[1], targets[2]))
+    }
+
+    /// The same rotation written with numbers, for code that handles no text (a chip's table row,
+    /// built into the firmware too): for each of the source's x, y, z, the target axis it points
+    /// along as 1, 2, 3 (x, y, z), negative for the minus direction; `(-2, 1, 3)` is
+    /// `["-y", "+x", "+z"]`. nil unless it is a proper rotation.
+    public init?(signedTargets targets: (Int, Int, Int)) {
+        var source = (-1, -1, -1)
+        var sign = (0.0, 0.0, 0.0)
+        for (sourceIndex, signed) in [targets.0, targets.1, targets.2].enumerated() {
+            guard (1...3).contains(abs(signed)) else { return nil }
+            let s: Double = signed > 0 ? 1 : -1
+            switch abs(signed) {
+            case 1:
+                guard source.0 == -1 else { return nil }
+                (source.0, sign.0) = (sourceIndex, s)
+            case 2:
+                guard source.1 == -1 else { return nil }
+                (source.1, sign.1) = (sourceIndex, s)
+            default:
+                guard source.2 == -1 else { return nil }
+                (source.2, sign.2) = (sourceIndex, s)
+            }
+        }
+        sourceAxis = source
+        self.sign = sign
         guard matrix.determinant > 0 else { return nil }
     }
 

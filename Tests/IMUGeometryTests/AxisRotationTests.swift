@@ -46,4 +46,27 @@ import Testing
         #expect(((a * b).rotate(v) - a.rotate(b.rotate(v))).length < 1e-12)
         #expect((a.rotate(Vector3(1, 0, 0)) - Vector3(0, 1, 0)).length < 1e-12)
     }
+
+    /// The numeric form (what chip tables use, so the firmware needs no text handling) names the
+    /// same rotation as the board files' words, and refuses what they refuse.
+    @Test func numbersAndWordsNameTheSameRotations() {
+        let names = ["x", "y", "z"]
+        for rotation in AxisRotation.all {
+            // For each source axis, the target axis it points along (the inverse's permutation).
+            var targets = [0, 0, 0], words = ["", "", ""]
+            for target in 0..<3 {
+                let source = [rotation.sourceAxis.0, rotation.sourceAxis.1, rotation.sourceAxis.2][target]
+                let sign = [rotation.sign.0, rotation.sign.1, rotation.sign.2][target]
+                targets[source] = sign > 0 ? target + 1 : -(target + 1)
+                words[source] = (sign > 0 ? "+" : "-") + names[target]
+            }
+            #expect(AxisRotation(signedTargets: (targets[0], targets[1], targets[2])) == rotation)
+            #expect(AxisRotation(words) == rotation)
+        }
+        #expect(AxisRotation(signedTargets: (2, 1, -3)) == AxisRotation(["+y", "+x", "-z"]))
+        #expect(AxisRotation(signedTargets: (-1, 2, 3)) == nil)  // a mirror
+        #expect(AxisRotation(signedTargets: (1, 1, 3)) == nil)
+        #expect(AxisRotation(signedTargets: (1, 2, 4)) == nil)
+        #expect(AxisRotation(signedTargets: (0, 2, 3)) == nil)
+    }
 }
