@@ -346,7 +346,7 @@ if Context.environment["IMU_FUZZ"] != nil {
         ("RegisterDecodeFuzz", ["IMUDrivers", "IMUBus"]),
         ("TOMLFuzz", ["IMUConfigFile"]),
         ("ShareRequestFuzz", ["IMUShare"]),
-        ("MQTTCommandFuzz", ["IMUMQTT"]),
+        ("MQTTCommandFuzz", ["IMUMQTT", "IMUFrontEnd"]),
     ]
     for target in fuzzTargets {
         package.targets.append(

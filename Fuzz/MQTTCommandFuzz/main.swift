@@ -1,5 +1,6 @@
 import Foundation
 import FuzzDriver
+import IMUFrontEnd
 @testable import IMUMQTT
 
 /// The MQTT command topic's parser and answers on arbitrary payloads, decoded as the broker
