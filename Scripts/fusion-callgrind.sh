@@ -20,7 +20,7 @@ xio_dir=.build-broad/imufusion-1.3.3
 out=.build-broad/callgrind
 mkdir -p "$out"
 cp Scripts/fusion-loop.swift "$out/main.swift"  # top-level code: swiftc wants it in main.swift
-swiftc -O -wmo -module-name FusionLoop -o "$out/fusion-loop" "$out/main.swift" $(find Sources/IMUFusion -name '*.swift')
+swiftc -O -wmo -module-name FusionLoop -o "$out/fusion-loop" "$out/main.swift" Scripts/fusion-trial.swift $(find Sources/IMUFusion -name '*.swift')
 gcc -O2 -std=c99 -D_POSIX_C_SOURCE=199309L -I "$xio_dir/Fusion" -o "$out/xio-fusion-timing" \
     Scripts/xio-fusion-timing.c "$xio_dir"/Fusion/*.c -lm
 updates=$(wc -l <"$trial"); updates=$((updates - 1))

@@ -11,6 +11,6 @@ dataset=${1:-../shared/datasets/broad}
 out=.build-broad/state-hash
 mkdir -p "$out"
 cp Scripts/fusion-state-hash.swift "$out/main.swift"  # top-level code: swiftc wants main.swift
-swiftc -O -wmo -module-name FusionStateHash -o "$out/fusion-state-hash" "$out/main.swift" \
+swiftc -O -wmo -module-name FusionStateHash -o "$out/fusion-state-hash" "$out/main.swift" Scripts/fusion-trial.swift \
     $(find Sources/IMUFusion -name '*.swift')
 "$out/fusion-state-hash" "$dataset"/*.csv

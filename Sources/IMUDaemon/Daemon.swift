@@ -214,7 +214,7 @@ public final class Daemon: @unchecked Sendable {
                 started.append(frontEnd)
             } catch {
                 guard frontEnd.isRequired else {
-                    log.warning("\(error)")
+                    log.warning("\(error)", metadata: ["front_end": "\(frontEnd.name)"])
                     continue
                 }
                 for running in started.reversed() { running.stop() }
