@@ -3,7 +3,6 @@ import Foundation
 import IMUBus
 import IMUCalibration
 import IMUDrivers
-import IMUGeomagnetism
 import IMUGeometry
 import IMUKit
 import IMULog
@@ -290,11 +289,7 @@ struct CalibrateMagnetometer: ParsableCommand {
         try source.applied(saved: saved, json: outcome.json)
     }
 
-    func expectedField() throws -> Double? {
-        guard let location else { return nil }
-        let field = WorldMagneticModel.field(at: try LocationOption.parse(location), decimalYear: DecimalYear.now)
-        return field.totalIntensity / 1000
-    }
+    func expectedField() throws -> Double? { try LocationOption.expectedFieldMicrotesla(location) }
 }
 
 // MARK: Show and reset

@@ -19,4 +19,11 @@ enum LocationOption {
         }
         return GeodeticLocation(latitude: latitude, longitude: longitude, heightKilometers: parts.count == 3 ? parts[2]! : 0)
     }
+
+    /// The field strength the World Magnetic Model gives at `--location` today, in µT; nil
+    /// without a location.
+    static func expectedFieldMicrotesla(_ text: String?) throws -> Double? {
+        guard let text else { return nil }
+        return WorldMagneticModel.field(at: try parse(text), decimalYear: DecimalYear.now).totalIntensity / 1000
+    }
 }

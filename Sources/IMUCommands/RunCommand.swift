@@ -64,6 +64,9 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Serve the web dashboard at this address, e.g. 127.0.0.1:8080 (off loopback it needs a token); overrides [http] listen in the rules file.")
     var http: String?
 
+    @Option(help: "latitude,longitude[,height km]: the local field strength (World Magnetic Model) a magnetometer calibration from the dashboard is checked against, as `imu calibrate mag --location`.")
+    var location: String?
+
     @Flag(help: "Remove this device from Home Assistant (empty retained discovery messages) and exit.")
     var mqttForget = false
 
@@ -71,6 +74,7 @@ struct RunCommand: ParsableCommand {
 
     func validate() throws {
         try SampleRateOption.validate(rate, lowest: 10)
+        if let location { _ = try LocationOption.parse(location) }
         if let mqtt, case .failure(let problem) = MQTTSettings.parseURL(mqtt) {
             throw ValidationError("--mqtt \(problem.reason), not \"\(mqtt)\"")
         }
@@ -101,6 +105,8 @@ struct RunCommand: ParsableCommand {
         settings.duration = duration
         settings.lowPower = lowPower
         settings.calibrateCommandOptions = source.calibrateCommandOptions
+        // (validate() has checked --location.)
+        settings.expectedFieldMicrotesla = try? LocationOption.expectedFieldMicrotesla(location)
         return settings
     }
 

@@ -43,6 +43,9 @@ public final class Daemon: @unchecked Sendable {
             .flatMap { $0.split(separator: ":").first.map(String.init) }.flatMap { $0.hasPrefix("/") ? $0 : nil }
         /// Where the calibration file is looked for.
         public var calibrationSearchPath = SensorCalibration.standardSearchPath
+        /// The local field strength (World Magnetic Model at `--location`) a magnetometer
+        /// calibration started by a front end is checked against; nil: no location known.
+        public var expectedFieldMicrotesla: Double?
 
         public init(rulesFile: String?) {
             self.rulesFile = rulesFile
@@ -197,7 +200,7 @@ public final class Daemon: @unchecked Sendable {
         let calibration = CalibrationAccess(
             chip: device.chipIdentity, hasMagnetometer: magnetometer,
             directory: CalibrationDirectory.forWriting(environment: ProcessInfo.processInfo.environment),
-            current: { engine.calibrationFile }, apply: { engine.setCalibration(SensorCalibration(file: $0)) })
+            expectedFieldMicrotesla: settings.expectedFieldMicrotesla, current: { engine.calibrationFile }, apply: { engine.setCalibration(SensorCalibration(file: $0)) })
         return FrontEndContext(
             feed: EngineFeed(engine: engine, calibrationSearchPath: settings.calibrationSearchPath), log: log,
             calibration: calibration, news: news, reload: reloadRequest, deviceSummary: device.summary)

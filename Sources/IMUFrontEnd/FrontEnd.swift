@@ -63,14 +63,18 @@ public struct CalibrationAccess: Sendable {
     public var hasMagnetometer: Bool
     /// Where calibration files are written (`imu calibrate`'s directory).
     public var directory: String
+    /// The local field strength (World Magnetic Model at `--location`), for a magnetometer
+    /// calibration's check; nil when no location is known.
+    public var expectedFieldMicrotesla: Double?
     public var current: @Sendable () -> CalibrationFile?
     public var apply: @Sendable (CalibrationFile) -> Void
 
-    public init(chip: ChipIdentity?, hasMagnetometer: Bool, directory: String,
+    public init(chip: ChipIdentity?, hasMagnetometer: Bool, directory: String, expectedFieldMicrotesla: Double? = nil,
                 current: @escaping @Sendable () -> CalibrationFile?, apply: @escaping @Sendable (CalibrationFile) -> Void) {
         self.chip = chip
         self.hasMagnetometer = hasMagnetometer
         self.directory = directory
+        self.expectedFieldMicrotesla = expectedFieldMicrotesla
         self.current = current
         self.apply = apply
     }

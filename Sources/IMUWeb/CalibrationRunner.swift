@@ -8,14 +8,14 @@ import IMUFrontEnd
 /// applies it.
 final class CalibrationRunner: @unchecked Sendable {
     private let feed: any Feed
-    private let daemon: DaemonLink
+    private let daemon: CalibrationAccess
     private let clients: WebClients
     private let lock = NSLock()
     private var running: (kind: CalibrationKind, subscription: any FeedSubscription)?
     private var cancelReason: String?
     private var _lastLine: String?
 
-    init(feed: any Feed, daemon: DaemonLink, clients: WebClients) {
+    init(feed: any Feed, daemon: CalibrationAccess, clients: WebClients) {
         self.feed = feed
         self.daemon = daemon
         self.clients = clients
@@ -105,10 +105,10 @@ final class CalibrationRunner: @unchecked Sendable {
     /// Merges the part into the chip's file, writes it atomically, and has the daemon apply it.
     private func save(_ part: CalibrationPart, words: String, kind: CalibrationKind, chip: ChipIdentity) -> String {
         do throws(CalibrationFileError) {
-            var file = try CalibrationStore.load(chip, from: daemon.calibrationDirectory) ?? CalibrationFile(chip: chip)
+            var file = try CalibrationStore.load(chip, from: daemon.directory) ?? CalibrationFile(chip: chip)
             part.merge(into: &file, at: Date())
-            let path = try CalibrationStore.save(file, in: daemon.calibrationDirectory)
-            daemon.applyCalibration(file)
+            let path = try CalibrationStore.save(file, in: daemon.directory)
+            daemon.apply(file)
             var extra = ["\"path\":\(JSONText.string(path))"]
             if let accuracy = part.accuracy { extra.append("\"accuracy\":\"\(accuracy.rawValue)\"") }
             return calibrationLine(kind, state: "saved", prompt: "saved and applied: \(words)", extra: extra)

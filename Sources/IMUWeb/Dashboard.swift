@@ -9,33 +9,6 @@ import Logging
 import NIOCore
 import NIOPosix
 
-/// What the daemon lends the dashboard besides its engine: where calibrations go and how they
-/// take effect, and the calibration status to show.
-public struct DaemonLink: Sendable {
-    /// The chip a calibration from the page belongs to (nil: calibration is not offered).
-    public var chip: ChipIdentity?
-    public var hasMagnetometer: Bool
-    /// Where the chip's calibration file is written.
-    public var calibrationDirectory: String
-    /// The local field strength (World Magnetic Model), when a location is known.
-    public var expectedFieldMicrotesla: Double?
-    /// Called after a calibration file was saved: the daemon loads it into its engine.
-    public var applyCalibration: @Sendable (CalibrationFile) -> Void
-    /// Accuracy of each part as JSON members (`"gyroscope":"calibrated",…`) for the page.
-    public var calibrationMembers: @Sendable () -> String
-
-    public init(chip: ChipIdentity?, hasMagnetometer: Bool, calibrationDirectory: String, expectedFieldMicrotesla: Double? = nil,
-                applyCalibration: @escaping @Sendable (CalibrationFile) -> Void,
-                calibrationMembers: @escaping @Sendable () -> String) {
-        self.chip = chip
-        self.hasMagnetometer = hasMagnetometer
-        self.calibrationDirectory = calibrationDirectory
-        self.expectedFieldMicrotesla = expectedFieldMicrotesla
-        self.applyCalibration = applyCalibration
-        self.calibrationMembers = calibrationMembers
-    }
-}
-
 /// The daemon's web front end: the page at `/`, its WebSocket at `/ws`, and the JSON API under
 /// `/api`, served by Hummingbird (SwiftNIO) on one event-loop thread. `start()` binds (and
 /// throws when it cannot), `stop()` closes every connection and ends every client's thread.
@@ -43,7 +16,10 @@ public final class Dashboard: @unchecked Sendable {
     public let settings: HTTPSettings
     public let access: WebAccess
     let feed: any Feed
-    let daemon: DaemonLink
+    /// The chip's calibration as the daemon lends it (where files go, applying one).
+    let daemon: CalibrationAccess
+    /// Accuracy of each part as JSON members (`"gyroscope":"calibrated",…`) for the page.
+    let calibrationMembers: @Sendable () -> String
     let log: Logger
     let clients = WebClients()
     let logins = LoginCodes()
@@ -64,10 +40,12 @@ public final class Dashboard: @unchecked Sendable {
 
     /// Reads or makes the token (in `stateDirectory`) when the address is not loopback or the
     /// page may change state (control needs the token everywhere).
-    public init(settings: HTTPSettings, feed: any Feed, daemon: DaemonLink, stateDirectory: String, log: Logger) throws {
+    public init(settings: HTTPSettings, feed: any Feed, calibration daemon: CalibrationAccess,
+                calibrationMembers: @escaping @Sendable () -> String, stateDirectory: String, log: Logger) throws {
         self.settings = settings
         self.feed = feed
         self.daemon = daemon
+        self.calibrationMembers = calibrationMembers
         self.log = log
         let token = settings.isLoopback && !settings.allowControl ? nil : try AccessToken.loadOrCreate(in: stateDirectory)
         access = WebAccess(settings: settings, token: token)
@@ -252,7 +230,7 @@ public final class Dashboard: @unchecked Sendable {
         "{\"type\":\"hello\",\"protocol\":\(WebProtocol.version),\(Self.infoMembers(feed.info)),\"streams\":["
             + WebStream.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ",")
             + "],\"event_types\":" + JSONLine.array(EventKind.allCases.map { JSONLine.quoted($0.rawValue) })
-            + ",\"allow_control\":\(settings.allowControl),\"rules\":\(rulesJSON),\"gpio\":\(gpioJSON),\"calibration\":{\(daemon.calibrationMembers())}}"
+            + ",\"allow_control\":\(settings.allowControl),\"rules\":\(rulesJSON),\"gpio\":\(gpioJSON),\"calibration\":{\(calibrationMembers())}}"
     }
 }
 

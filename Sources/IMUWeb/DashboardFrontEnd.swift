@@ -24,14 +24,11 @@ public final class DashboardFrontEnd: FrontEnd {
         let environment = ProcessInfo.processInfo.environment
         let engine = context.engine
         let calibration = context.calibration
-        let link = DaemonLink(
-            chip: calibration.chip, hasMagnetometer: calibration.hasMagnetometer, calibrationDirectory: calibration.directory,
-            applyCalibration: calibration.apply,
-            calibrationMembers: { Self.calibrationMembers(engine.health, magnetometer: calibration.hasMagnetometer) })
         let dashboard: Dashboard
         do {
             dashboard = try Dashboard(
-                settings: settings, feed: context.feed, daemon: link,
+                settings: settings, feed: context.feed, calibration: calibration,
+                calibrationMembers: { Self.calibrationMembers(engine.health, magnetometer: calibration.hasMagnetometer) },
                 stateDirectory: try stateDirectory ?? StateDirectory.path(environment: environment), log: context.log)
             try dashboard.start()
         } catch {

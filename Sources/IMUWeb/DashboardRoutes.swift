@@ -67,8 +67,8 @@ extension Dashboard {
             return Self.json(line)
         }
         router.get("/api/calibration") { [self] _, _ in
-            Self.json("{\"type\":\"calibration_status\",\"calibration\":{\(daemon.calibrationMembers())},"
-                + "\"directory\":\(JSONText.string(daemon.calibrationDirectory)),\"running\":\(calibration.lastLine ?? "null")}")
+            Self.json("{\"type\":\"calibration_status\",\"calibration\":{\(calibrationMembers())},"
+                + "\"directory\":\(JSONText.string(daemon.directory)),\"running\":\(calibration.lastLine ?? "null")}")
         }
         router.post("/api/calibration/{kind}") { [self] request, context in
             var request = request

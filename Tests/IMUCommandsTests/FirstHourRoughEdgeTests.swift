@@ -113,7 +113,7 @@ import IMUFormats
 
     /// The usage shown is the command's own, with the latitude named.
     @Test func latitudeBeyondNinetyShowsTheCommandsUsage() async throws {
-        for command in [["stream", "--sim", "--frame", "xTrueNorthZVertical", "--location", "95,10"], ["calibrate", "mag", "--sim", "--location", "95,10"]] {
+        for command in [["stream", "--sim", "--frame", "xTrueNorthZVertical", "--location", "95,10"], ["calibrate", "mag", "--sim", "--location", "95,10"], ["run", "--sim", "--location", "95,10"]] {
             let result = try await IMUProcess(command, environment: [:]).finish(within: 30)
             #expect(result.status == 64, "\(result)")
             #expect(result.stderr.contains("latitude 95 is beyond ±90°"), "\(result)")

@@ -22,8 +22,10 @@ import Testing
         private let lock = NSLock()
         private var heard: [DaemonHappening] = []
         private var chipSeen: String?
+        private var fieldSeen: Double?
         var happenings: [DaemonHappening] { lock.withLock { heard } }
         var chip: String? { lock.withLock { chipSeen } }
+        var expectedField: Double? { lock.withLock { fieldSeen } }
         private var news: DaemonNews?
         private var key: Int?
 
@@ -38,7 +40,7 @@ import Testing
             calls.add("start \(name)")
             if fails { throw FrontEndError("\(name) cannot start") }
             let chip = context.feed.info.chip
-            lock.withLock { chipSeen = chip }
+            lock.withLock { (chipSeen, fieldSeen) = (chip, context.calibration.expectedFieldMicrotesla) }
             news = context.news
             key = context.news.observe { [self] happening in lock.withLock { heard.append(happening) } }
         }
@@ -64,6 +66,7 @@ import Testing
         var settings = Daemon.Settings(rulesFile: rules)
         settings.duration = 6
         settings.calibrationSearchPath = []
+        settings.expectedFieldMicrotesla = 49.6  // as `imu run --location` gives it
         let daemon = try Daemon(settings: settings, device: device, gpio: try device.headerGPIO(), log: Logger(label: "test") { _ in journal })
         return (daemon, rules)
     }
@@ -82,6 +85,7 @@ import Testing
         #expect(journal.all.contains { $0.0 == .warning && $0.1 == "broken cannot start" })
         for recorder in [first, second] {
             #expect(recorder.chip == "LSM9DS1")
+            #expect(recorder.expectedField == 49.6)
             let heard = recorder.happenings
             // The rules in force first (told before the front ends started, replayed to each).
             guard case let .rules(summaries, lines)? = heard.first else {

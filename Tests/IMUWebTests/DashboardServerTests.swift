@@ -10,11 +10,12 @@ import Testing
 @Suite(.serialized) struct DashboardServerTests {
     static func serve(_ settings: HTTPSettings, feed: ScriptedFeed = ScriptedFeed(), log: Logger = Logger(label: "test")) throws -> (Dashboard, String) {
         let state = NSTemporaryDirectory() + "imu-web-\(getpid())-\(UUID().uuidString)"
-        let daemon = DaemonLink(
+        let calibration = CalibrationAccess(
             chip: ChipIdentity(chip: "LSM9DS1", board: "sense-hat", bus: "twin", address: 0x6A), hasMagnetometer: true,
-            calibrationDirectory: state + "/calibration", applyCalibration: { _ in },
-            calibrationMembers: { "\"gyroscope\":\"uncalibrated\"" })
-        let dashboard = try Dashboard(settings: settings, feed: feed, daemon: daemon, stateDirectory: state, log: log)
+            directory: state + "/calibration", current: { nil }, apply: { _ in })
+        let dashboard = try Dashboard(
+            settings: settings, feed: feed, calibration: calibration,
+            calibrationMembers: { "\"gyroscope\":\"uncalibrated\"" }, stateDirectory: state, log: log)
         try dashboard.start()
         return (dashboard, state)
     }
