@@ -120,7 +120,7 @@ struct BenchBROADCommand: ParsableCommand {
 
     @Option(name: .customLong("set"), help: ArgumentHelp(
         "A parameter other than its default, NAME=SECONDS (repeatable; Scripts/bench-loo.sh's grid).",
-        discussion: "Names: \(Self.settable.keys.sorted().joined(separator: ", ")); with --filter reference also the experiments of issue 28: motion-bias-random-walk ((°/s)²/s), motion-bias-noise (°/s over 1 s) and motion-bias-sensitivity-error (%), the bias with its own uncertainty; rest-restart-rate (°/s) and rest-restart-force (g), the rest references restarted after fast motion; heading-sensitivity-error (%) and heading-field-noise (°), the heading's uncertainty from turning (Docs/fusion-accuracy.md).", valueName: "NAME=SECONDS"))
+        discussion: "Names: \(Self.settable.keys.sorted().joined(separator: ", ")); with --filter reference also the experiments of issue 28: motion-bias-random-walk ((°/s)²/s), motion-bias-noise (°/s over 1 s) and motion-bias-sensitivity-error (%), the bias with its own uncertainty; rest-restart-rate (°/s) and rest-restart-force (g), the rest references restarted after fast motion; heading-sensitivity-error (%) and heading-field-noise (°), the heading's uncertainty from turning; device-fixed-ratio (%) and device-fixed-turn (°), the test of a field that turns with the device, and earth-field-magnetometer-tau (s), τ_mag while it says the field is the earth's (Docs/fusion-accuracy.md).", valueName: "NAME=SECONDS"))
     var settings: [String] = []
 
     /// The time constants `--set` may change (seconds).
@@ -151,6 +151,10 @@ struct BenchBROADCommand: ParsableCommand {
             // %, and °
             "heading-sensitivity-error": (\.headingSensitivityError, 0.01),
             "heading-field-noise": (\.headingFieldNoise, degree),
+            // %, °, and s: the device-fixed field test and τ_mag while it says "fixed to the earth"
+            "device-fixed-ratio": (\.deviceFixedFieldMaxRatio, 0.01),
+            "device-fixed-turn": (\.deviceFixedFieldMinTurn, degree),
+            "earth-field-magnetometer-tau": (\.earthFieldMagnetometerTau, 1),
         ]
     }
 

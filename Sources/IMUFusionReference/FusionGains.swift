@@ -79,6 +79,8 @@ public struct FusionGains: Sendable, Equatable {
 public struct MagneticGains: Sendable, Equatable {
     public var dt: Double = 0
     public var heading: Double = 0
+    /// The heading gain while the field is judged fixed to the earth (`earthFieldMagnetometerTau`; 0 = off).
+    public var headingEarthField: Double = 0
     public var current: Double = 1
     public var reference: Double = 0
     /// sin(magneticDipThreshold): the dip is compared as a sine.
@@ -91,6 +93,7 @@ public struct MagneticGains: Sendable, Equatable {
     public init(parameters p: FusionParameters, dt: Double) {
         self.dt = dt
         heading = lowPassGain(tau: p.magnetometerTau, dt: dt)
+        headingEarthField = p.earthFieldMagnetometerTau > 0 ? lowPassGain(tau: p.earthFieldMagnetometerTau, dt: dt) : 0
         current = lowPassGain(tau: p.magneticCurrentTau, dt: dt)
         reference = lowPassGain(tau: p.magneticReferenceTau, dt: dt)
         dipSineThreshold = sin(p.magneticDipThreshold)

@@ -76,11 +76,14 @@ public func update(
     // fixed core adds the growth since the last magnetometer sample in one step, there and
     // in its outputs: the same value, the growth being linear and the clamp at π monotone).
     if s.heading.accuracy < .pi { s.heading.accuracy = min(s.heading.accuracy + p.headingDriftRate * dt, .pi) }
-    if p.headingSensitivityError > 0 {
+    let testsField = p.deviceFixedFieldMaxRatio > 0
+    if p.headingSensitivityError > 0 || testsField {
         // The angle turned about the vertical (up: row 2 of R(q6), the vertical in device axes).
         let (w, x, y, z) = (q6.w, q6.x, q6.y, q6.z)
         let up = Vector3(2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y))
-        s.heading.turnedSinceMagnetometer += abs(up.dot(gyro - s.bias)) * dt
+        let turn = up.dot(gyro - s.bias) * dt
+        s.heading.turnedSinceMagnetometer += abs(turn)
+        s.heading.deviceFixed.addTurn(turn)
     }
     s.magneticDt += dt
     if let mag, s.magneticDt >= s.gains.magneticMinimumInterval, isFinite(mag) {
@@ -89,6 +92,11 @@ public func update(
         if s.magneticGains.isStale(for: magDt) { s.magneticGains = MagneticGains(parameters: p, dt: magDt) }
         let rate = s.rest.gyroReference.stage2
         let turning = rate.dot(rate) >= p.magneticNewFieldMinRate * p.magneticNewFieldMinRate
+        if testsField {
+            s.heading.deviceFixed.update(
+                field6D: q6.rotate(mag), quiet: !turning, minTurn: p.deviceFixedFieldMinTurn,
+                maxRatio: p.deviceFixedFieldMaxRatio)
+        }
         let biasGain = s.heading.update(
             magEarth: (s.heading.heading * q6).rotate(mag), dt: magDt, gains: s.magneticGains, turning: turning,
             learnsBias: s.elapsed >= p.accelerometerTau && s.rest.sinceRest >= p.magneticBiasRestHold, parameters: p)

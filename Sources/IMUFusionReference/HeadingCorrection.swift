@@ -19,6 +19,10 @@ import IMUGeometry
 /// the caller says so (`learnsBias`: the inclination has settled and no rest measured the bias
 /// in the last `magneticBiasRestHold`); otherwise the start is k = max(k_heading, dt/t) for
 /// the first τ_mag, the mean of a constant heading, as without it.
+///
+/// Experiment (issue 28, off by default): with `deviceFixedFieldMaxRatio` > 0, `deviceFixed`
+/// judges after every turn whether the field turns with the device (`DeviceFixedFieldTest`),
+/// and while it says "fixed to the earth" a quiet device corrects at `earthFieldMagnetometerTau`.
 public struct HeadingCorrection: Sendable, Equatable {
     /// Rotation about z from the 6D earth frame to ENU (x = y = 0).
     public var heading = Quaternion.identity
@@ -38,6 +42,8 @@ public struct HeadingCorrection: Sendable, Equatable {
     /// turned about the vertical since the last magnetometer sample (rad).
     public var turnUncertainty: Double = 0
     public var turnedSinceMagnetometer: Double = 0
+    /// Whether the field turns with the device (`deviceFixedFieldMaxRatio` > 0).
+    public var deviceFixed = DeviceFixedFieldTest()
 
     public init(parameters p: FusionParameters = FusionParameters()) {
         rejectionDuration = p.magneticMaxRejectionDuration
@@ -67,6 +73,9 @@ public struct HeadingCorrection: Sendable, Equatable {
         }
 
         var k = g.heading
+        let testsField = p.deviceFixedFieldMaxRatio > 0
+        let fixedToEarth = testsField && deviceFixed.verdict == .fixedToEarth
+        if fixedToEarth && !turning && g.headingEarthField > k { k = g.headingEarthField }
         var corrects = true
         if p.magneticRejectionEnabled {
             if disturbance.isDisturbed {
@@ -84,7 +93,7 @@ public struct HeadingCorrection: Sendable, Equatable {
         if p.headingSensitivityError > 0 {
             turnUncertainty += p.headingSensitivityError * turnedSinceMagnetometer
             turnedSinceMagnetometer = 0
-            if corrects {
+            if corrects && (!testsField || fixedToEarth) {
                 let u2 = turnUncertainty * turnUncertainty
                 var kalman = u2 / (u2 + p.headingFieldNoise * p.headingFieldNoise)
                 if p.magneticRejectionEnabled && disturbance.isDisturbed { kalman /= p.magneticRejectionFactor }

@@ -10,6 +10,7 @@ import Testing
             "--filter", "reference", "--set", "motion-bias-random-walk=0.0001667", "--set", "motion-bias-noise=1",
             "--set", "motion-bias-sensitivity-error=1", "--set", "rest-restart-rate=100", "--set", "motion-bias-tau=20",
             "--set", "rest-restart-force=0.5", "--set", "heading-sensitivity-error=2", "--set", "heading-field-noise=5",
+            "--set", "device-fixed-ratio=9", "--set", "device-fixed-turn=90", "--set", "earth-field-magnetometer-tau=9",
         ])
         let p = try #require(try command.chosenParameters())
         let degree = Double.pi / 180
@@ -21,6 +22,9 @@ import Testing
         #expect(p.restReferenceRestartForce == 0.5)
         #expect(abs(p.headingSensitivityError - 0.02) < 1e-15)
         #expect(abs(p.headingFieldNoise - 5 * degree) < 1e-15)
+        #expect(abs(p.deviceFixedFieldMaxRatio - 0.09) < 1e-15)
+        #expect(abs(p.deviceFixedFieldMinTurn - 90 * degree) < 1e-12)
+        #expect(p.earthFieldMagnetometerTau == 9)
     }
 
     @Test func referenceExperimentsAreRefusedForTheFixedCore() throws {

@@ -145,15 +145,22 @@ import Testing
 /// the reference filter on a BROAD-format trial, one line per 0.25 s: the bias estimate, the heading
 /// error against the truth, rest, what the disturbance detector holds and the heading gain's state.
 /// `Scripts/vqf_trace.py` prints VQF's counterpart, `Scripts/compare_traces.py` sets the two side by side.
+/// `TRACE_EARTH_FIELD=1` runs the fourth pass's experiment (the device-fixed field test, τ_mag 9 s
+/// at quiet moments while it passes); the last columns are its verdict (1 earth, −1 turns with
+/// the device, 0 not yet judged) and the last ratio judged.
 @Suite struct HeadingTrace {
     @Test(.enabled(if: ProcessInfo.processInfo.environment["SYNTHETIC_TRACE"] != nil, "set SYNTHETIC_TRACE=trial.csv to trace"))
     func headingTrace() throws {
         let trial = try BROADTrial.read(path: ProcessInfo.processInfo.environment["SYNTHETIC_TRACE"]!)
-        let p = FusionParameters()
+        var p = FusionParameters()
+        if ProcessInfo.processInfo.environment["TRACE_EARTH_FIELD"] == "1" {
+            p.deviceFixedFieldMaxRatio = 0.09
+            p.earthFieldMagnetometerTau = 9
+        }
         var s = FusionState(parameters: p)
         var previous = trial.rows[0].t - trial.samplePeriod
         var next = 0.0
-        print("bias_x,bias_y,bias_z,t,move,heading_err_deg,rest,disturbed,reject_s,cur_norm,ref_norm,cur_sindip,ref_sindip,cand_norm,cand_s,gyro_lp_dps,last_err_deg,accuracy_deg")
+        print("bias_x,bias_y,bias_z,t,move,heading_err_deg,rest,disturbed,reject_s,cur_norm,ref_norm,cur_sindip,ref_sindip,cand_norm,cand_s,gyro_lp_dps,last_err_deg,accuracy_deg,field_verdict,field_ratio")
         for row in trial.rows {
             update(state: &s, parameters: p, gyro: row.rotationRate, accel: row.acceleration, mag: row.magneticField, dt: row.t - previous)
             previous = row.t
@@ -165,10 +172,11 @@ import Testing
             let d = s.heading.disturbance
             let g = s.rest.gyroReference.stage2
             print(String(
-                format: "%.4f,%.4f,%.4f,%.2f,%d,%.2f,%d,%d,%.1f,%.1f,%.1f,%.3f,%.3f,%.1f,%.1f,%.0f,%.2f,%.1f", s.bias.x * 180 / .pi, s.bias.y * 180 / .pi, s.bias.z * 180 / .pi, row.t, row.movement ? 1 : 0,
+                format: "%.4f,%.4f,%.4f,%.2f,%d,%.2f,%d,%d,%.1f,%.1f,%.1f,%.3f,%.3f,%.1f,%.1f,%.0f,%.2f,%.1f,%d,%.3f", s.bias.x * 180 / .pi, s.bias.y * 180 / .pi, s.bias.z * 180 / .pi, row.t, row.movement ? 1 : 0,
                 sign * e.heading * 180 / .pi, s.rest.isAtRest ? 1 : 0, d.isDisturbed ? 1 : 0, s.heading.rejectionDuration,
                 d.currentNorm, d.referenceNorm, d.currentSinDip, d.referenceSinDip, d.candidateNorm, d.candidateDuration,
-                g.dot(g).squareRoot() * 180 / .pi, s.heading.lastError * 180 / .pi, s.heading.accuracy * 180 / .pi))
+                g.dot(g).squareRoot() * 180 / .pi, s.heading.lastError * 180 / .pi, s.heading.accuracy * 180 / .pi,
+                Int(s.heading.deviceFixed.verdict.rawValue), s.heading.deviceFixed.lastRatio))
         }
     }
 }
