@@ -258,7 +258,7 @@ let package = Package(
             dependencies: [
                 "IMUCommands", "imu", "IMUEngine", "IMUDevices", "IMUFormats", "IMUDaemon", "IMUShare", "IMUCalibration",
                 "IMUBoards", "IMUBus", "IMUDrivers", "IMUEvents", "IMUGeometry", "IMUKit", "IMULog", "IMUMQTT", "IMUMotion",
-                "IMUTilt", "IMUTwin", "CIMUProcess",
+                "IMUTilt", "IMUTwin", "CIMUProcess", "IMUFusion", "IMUFusionReference",
             ]
         ),
         .testTarget(

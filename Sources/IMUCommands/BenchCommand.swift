@@ -120,7 +120,7 @@ struct BenchBROADCommand: ParsableCommand {
 
     @Option(name: .customLong("set"), help: ArgumentHelp(
         "A parameter other than its default, NAME=SECONDS (repeatable; Scripts/bench-loo.sh's grid).",
-        discussion: "Names: \(Self.settable.keys.sorted().joined(separator: ", ")); with --filter reference also the experiments of issue 28: motion-bias-random-walk ((°/s)²/s), motion-bias-noise (°/s over 1 s) and motion-bias-sensitivity-error (%), the bias with its own uncertainty; rest-restart-rate (°/s) and rest-restart-force (g), the rest references restarted after fast motion; heading-sensitivity-error (%) and heading-field-noise (°), the heading's uncertainty from turning; device-fixed-ratio (%) and device-fixed-turn (°), the test of a field that turns with the device, and earth-field-magnetometer-tau (s), τ_mag while it says the field is the earth's (Docs/fusion-accuracy.md).", valueName: "NAME=SECONDS"))
+        discussion: "Names: \(Self.settable.keys.sorted().joined(separator: ", ")); with --filter reference also the experiments of issue 28: motion-bias-random-walk ((°/s)²/s), motion-bias-noise (°/s over 1 s) and motion-bias-sensitivity-error (%), the bias with its own uncertainty; rest-restart-rate (°/s) and rest-restart-force (g), the rest references restarted after fast motion; heading-sensitivity-error (%) and heading-field-noise (°), the heading's uncertainty from turning (Docs/fusion-accuracy.md). Both filters: device-fixed-ratio (%, default 9; 0 = off) and device-fixed-turn (°, default 90), the test of a field that turns with the device, which gates τ_mag / magnetic-rejection-factor while it says the field is the earth's.", valueName: "NAME=SECONDS"))
     var settings: [String] = []
 
     /// The time constants `--set` may change (seconds).
@@ -151,27 +151,35 @@ struct BenchBROADCommand: ParsableCommand {
             // %, and °
             "heading-sensitivity-error": (\.headingSensitivityError, 0.01),
             "heading-field-noise": (\.headingFieldNoise, degree),
-            // %, °, and s: the device-fixed field test and τ_mag while it says "fixed to the earth"
-            "device-fixed-ratio": (\.deviceFixedFieldMaxRatio, 0.01),
-            "device-fixed-turn": (\.deviceFixedFieldMinTurn, degree),
-            "earth-field-magnetometer-tau": (\.earthFieldMagnetometerTau, 1),
         ]
+    }
+
+    /// The device-fixed field test (issue 28, on by default in both cores), in % and °:
+    /// device-fixed-ratio=0 turns it off (and with it the raised heading gain it gates).
+    static var fieldTest: [String: (path: WritableKeyPath<FusionParameters, Double>, toRadians: Double)] {
+        ["device-fixed-ratio": (\.deviceFixedFieldMaxRatio, 0.01), "device-fixed-turn": (\.deviceFixedFieldMinTurn, Double.pi / 180)]
     }
 
     /// The parameters `--set` gives; nil without any.
     func chosenParameters() throws -> FusionParameters? {
         guard !settings.isEmpty else { return nil }
         var parameters = FusionParameters()
-        let names = (Array(Self.settable.keys) + Array(Self.referenceOnly.keys)).sorted()
+        let names = (Array(Self.settable.keys) + Array(Self.referenceOnly.keys) + Array(Self.fieldTest.keys)).sorted()
         for setting in settings {
             let parts = setting.split(separator: "=", maxSplits: 1).map(String.init)
-            guard parts.count == 2, Self.settable[parts[0]] != nil || Self.referenceOnly[parts[0]] != nil else {
+            guard parts.count == 2,
+                Self.settable[parts[0]] != nil || Self.referenceOnly[parts[0]] != nil || Self.fieldTest[parts[0]] != nil
+            else {
                 throw CommandError("--set \(setting): expected NAME=SECONDS with NAME one of \(names.joined(separator: ", "))")
             }
-            guard let value = Double(parts[1]), value.isFinite, value > 0, value <= 1000 else {
+            // 0 only where it means "off" (the field test's ratio); a time constant of 0 has no gain.
+            let offAllowed = parts[0] == "device-fixed-ratio"
+            guard let value = Double(parts[1]), value.isFinite, value > 0 || offAllowed && value == 0, value <= 1000 else {
                 throw CommandError("--set \(setting): the value must be above 0 and at most 1000")
             }
-            if let path = Self.settable[parts[0]] {
+            if let (path, toRadians) = Self.fieldTest[parts[0]] {
+                parameters[keyPath: path] = value * toRadians
+            } else if let path = Self.settable[parts[0]] {
                 parameters[keyPath: path] = value
             } else if let (path, toRadians) = Self.referenceOnly[parts[0]] {
                 guard filter == .reference else {

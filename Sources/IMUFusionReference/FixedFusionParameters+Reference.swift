@@ -33,6 +33,8 @@ extension FixedFusionParameters {
         magneticMinUndisturbedDurationMilliseconds = milliseconds(p.magneticMinUndisturbedDuration)
         magneticMaxRejectionDurationMilliseconds = milliseconds(p.magneticMaxRejectionDuration)
         magneticRejectionFactor = Int32(clamping: Int64(p.magneticRejectionFactor.rounded()))
+        deviceFixedFieldMaxRatio = Q30(p.deviceFixedFieldMaxRatio)
+        deviceFixedFieldMinTurn = Q30(p.deviceFixedFieldMinTurn)
         warmUpDurationMilliseconds = milliseconds(p.warmUpDuration)
         headingDriftRate = Q30(p.headingDriftRate)
         headingAccuracyFloor = Q30(p.headingAccuracyFloor)

@@ -79,7 +79,8 @@ public struct FusionGains: Sendable, Equatable {
 public struct MagneticGains: Sendable, Equatable {
     public var dt: Double = 0
     public var heading: Double = 0
-    /// The heading gain while the field is judged fixed to the earth (`earthFieldMagnetometerTau`; 0 = off).
+    /// The heading gain while the field is judged fixed to the earth: τ_mag / magneticRejectionFactor
+    /// (0 with the test off, `deviceFixedFieldMaxRatio` = 0).
     public var headingEarthField: Double = 0
     public var current: Double = 1
     public var reference: Double = 0
@@ -93,7 +94,8 @@ public struct MagneticGains: Sendable, Equatable {
     public init(parameters p: FusionParameters, dt: Double) {
         self.dt = dt
         heading = lowPassGain(tau: p.magnetometerTau, dt: dt)
-        headingEarthField = p.earthFieldMagnetometerTau > 0 ? lowPassGain(tau: p.earthFieldMagnetometerTau, dt: dt) : 0
+        headingEarthField = p.deviceFixedFieldMaxRatio > 0
+            ? lowPassGain(tau: p.magnetometerTau / max(p.magneticRejectionFactor, 1), dt: dt) : 0
         current = lowPassGain(tau: p.magneticCurrentTau, dt: dt)
         reference = lowPassGain(tau: p.magneticReferenceTau, dt: dt)
         dipSineThreshold = sin(p.magneticDipThreshold)

@@ -112,22 +112,22 @@ public struct FusionParameters: Sendable, Equatable {
     /// direction where the device is, not the sensor's noise (~1°).
     public var headingFieldNoise: Double = 5.0 * .pi / 180
 
-    /// Experiment (issue 28; 0 = off): the test that tells a field fixed to the device from the
-    /// earth's (`DeviceFixedFieldTest`). A field whose horizontal direction in the 6D frame moves
-    /// by more than this fraction of the angle turned about the vertical turns with the device.
-    /// 0.09 = 3 × the 3 % sensitivity tolerance of the gyros' datasheets (MPU-6050 PS §6.1,
-    /// LSM9DS1 DS Table 3, ICM-20948 DS Table 1), so no earth field fails it on the gyro's account.
-    public var deviceFixedFieldMaxRatio: Double = 0
+    /// Issue 28 (0 = off): the test that tells a field fixed to the device from the earth's
+    /// (`DeviceFixedFieldTest`). A field whose horizontal direction in the 6D frame moves by more
+    /// than this fraction of the angle turned about the vertical turns with the device. 0.09 = 3 ×
+    /// the 3 % sensitivity tolerance of the gyros' datasheets (MPU-6050 PS §6.1, LSM9DS1 DS
+    /// Table 3, ICM-20948 DS Table 1), so no earth field fails it on the gyro's account. While the
+    /// last turn judged said "fixed to the earth" and the device is not turning (the low-passed
+    /// rate below `magneticNewFieldMinRate`: the inclination has settled), the heading corrects
+    /// with τ_mag / `magneticRejectionFactor` (a field the turn shows to be the earth's is trusted
+    /// by the same factor more as a disturbed one is trusted less; halved again, like τ_mag, while
+    /// the field is judged disturbed). With the test on, `headingSensitivityError`'s Kalman gain
+    /// also applies only while the field passed.
+    public var deviceFixedFieldMaxRatio: Double = 0.09
     /// The least turn about the vertical the test judges (rad): at a 68° dip a 1° inclination
     /// error moves the field's direction ~2.5°, twice (both ends) 5° = 0.055 of 90°, below the
     /// 0.09 with the sensitivity's 0.03 beside it.
     public var deviceFixedFieldMinTurn: Double = 90.0 * .pi / 180
-    /// Experiment (issue 28; 0 = off; needs the test): τ_mag while the last turn judged said the
-    /// field is fixed to the earth and the device is not turning (the low-passed rate below
-    /// `magneticNewFieldMinRate`: after a turn the inclination has settled; halved, like τ_mag,
-    /// while the field is judged disturbed). 9 s is VQF's τ_mag. With the test on,
-    /// `headingSensitivityError`'s Kalman gain also applies only while the field passed.
-    public var earthFieldMagnetometerTau: Double = 0
 
     /// Magnetic disturbance rejection on or off.
     public var magneticRejectionEnabled = true

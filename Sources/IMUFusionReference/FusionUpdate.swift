@@ -68,6 +68,7 @@ public func update(
     // Beyond biasClip only once the heading can confirm it (9D, see HeadingCorrection).
     let nineD = s.heading.isInitialised && p.magneticBiasTau > 0
     let biasLimit = nineD ? max(p.magneticBiasClip, p.biasClip) : p.restBiasClip
+    let biasBefore = s.bias
     s.biasEstimator.update(
         bias: &s.bias, rest: s.rest, correction: correction, attitude6D: q6, dt: dt, gains: s.gains,
         warmUpGain: warmUpGain, limit: biasLimit, decimated: decimated, offsetMeasured: s.biasMeasured, parameters: p)
@@ -77,11 +78,13 @@ public func update(
     // in its outputs: the same value, the growth being linear and the clamp at π monotone).
     if s.heading.accuracy < .pi { s.heading.accuracy = min(s.heading.accuracy + p.headingDriftRate * dt, .pi) }
     let testsField = p.deviceFixedFieldMaxRatio > 0
-    if p.headingSensitivityError > 0 || testsField {
-        // The angle turned about the vertical (up: row 2 of R(q6), the vertical in device axes).
+    if decimated && (p.headingSensitivityError > 0 || testsField) {
+        // The angle turned about the vertical over the decimated span (up: row 2 of R(q6), the
+        // vertical in device axes; the rate: the span's mean less the bias before this step's
+        // update): nothing per sample, the fixed core's way.
         let (w, x, y, z) = (q6.w, q6.x, q6.y, q6.z)
         let up = Vector3(2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y))
-        let turn = up.dot(gyro - s.bias) * dt
+        let turn = up.dot(s.rest.lastGyroMean - biasBefore) * s.rest.lastSpan
         s.heading.turnedSinceMagnetometer += abs(turn)
         s.heading.deviceFixed.addTurn(turn)
     }

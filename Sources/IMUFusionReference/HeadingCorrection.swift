@@ -20,9 +20,9 @@ import IMUGeometry
 /// in the last `magneticBiasRestHold`); otherwise the start is k = max(k_heading, dt/t) for
 /// the first τ_mag, the mean of a constant heading, as without it.
 ///
-/// Experiment (issue 28, off by default): with `deviceFixedFieldMaxRatio` > 0, `deviceFixed`
-/// judges after every turn whether the field turns with the device (`DeviceFixedFieldTest`),
-/// and while it says "fixed to the earth" a quiet device corrects at `earthFieldMagnetometerTau`.
+/// With `deviceFixedFieldMaxRatio` > 0 (the default), `deviceFixed` judges after every turn
+/// whether the field turns with the device (`DeviceFixedFieldTest`), and while it says "fixed
+/// to the earth" a quiet device corrects with τ_mag / magneticRejectionFactor (issue 28).
 public struct HeadingCorrection: Sendable, Equatable {
     /// Rotation about z from the 6D earth frame to ENU (x = y = 0).
     public var heading = Quaternion.identity

@@ -23,6 +23,10 @@ public struct RestDetector: Sendable, Equatable {
     public var gyroSum = Vector3(0, 0, 0)
     public var forceSum = Vector3(0, 0, 0)
     public var elapsedSinceUpdate = 0.0
+    /// The last decimated run's mean rate (rad/s, bias included) and the time it spanned (s):
+    /// the turn about the vertical (`DeviceFixedFieldTest`) comes from them.
+    public var lastGyroMean = Vector3(0, 0, 0)
+    public var lastSpan = 0.0
 
     public init() {}
 
@@ -46,6 +50,8 @@ public struct RestDetector: Sendable, Equatable {
         let gyroLp = gyroReference.update(gyroMean, gain: k, warmUpGain: warmUpGain)
         let accelLp = accelReference.update(forceMean, gain: k, warmUpGain: warmUpGain)
         let span = elapsedSinceUpdate
+        lastGyroMean = gyroMean
+        lastSpan = span
         phase = 0
         gyroSum = Vector3(0, 0, 0)
         forceSum = Vector3(0, 0, 0)

@@ -1,4 +1,6 @@
 @testable import IMUCommands
+import IMUFusion
+import IMUFusionReference
 import Testing
 
 /// `imu bench broad --set`: the reference filter's experiments (issue 28) are taken in degrees
@@ -10,7 +12,7 @@ import Testing
             "--filter", "reference", "--set", "motion-bias-random-walk=0.0001667", "--set", "motion-bias-noise=1",
             "--set", "motion-bias-sensitivity-error=1", "--set", "rest-restart-rate=100", "--set", "motion-bias-tau=20",
             "--set", "rest-restart-force=0.5", "--set", "heading-sensitivity-error=2", "--set", "heading-field-noise=5",
-            "--set", "device-fixed-ratio=9", "--set", "device-fixed-turn=90", "--set", "earth-field-magnetometer-tau=9",
+            "--set", "device-fixed-ratio=12", "--set", "device-fixed-turn=45",
         ])
         let p = try #require(try command.chosenParameters())
         let degree = Double.pi / 180
@@ -22,9 +24,19 @@ import Testing
         #expect(p.restReferenceRestartForce == 0.5)
         #expect(abs(p.headingSensitivityError - 0.02) < 1e-15)
         #expect(abs(p.headingFieldNoise - 5 * degree) < 1e-15)
-        #expect(abs(p.deviceFixedFieldMaxRatio - 0.09) < 1e-15)
-        #expect(abs(p.deviceFixedFieldMinTurn - 90 * degree) < 1e-12)
-        #expect(p.earthFieldMagnetometerTau == 9)
+        #expect(abs(p.deviceFixedFieldMaxRatio - 0.12) < 1e-15)
+        #expect(abs(p.deviceFixedFieldMinTurn - 45 * degree) < 1e-12)
+    }
+
+    /// The device-fixed field test is in both cores: its settings reach the fixed core's
+    /// integers, and a ratio of 0 turns it off (no other setting takes 0).
+    @Test func theFieldTestIsSetForBothCores() throws {
+        let off = try #require(try BenchBROADCommand.parse(["--set", "device-fixed-ratio=0"]).chosenParameters())
+        #expect(off.deviceFixedFieldMaxRatio == 0)
+        #expect(FixedFusionParameters(off).deviceFixedFieldMaxRatio == .zero)
+        let turn = try #require(try BenchBROADCommand.parse(["--set", "device-fixed-turn=45"]).chosenParameters())
+        #expect(FixedFusionParameters(turn).deviceFixedFieldMinTurn == Q30(45 * Double.pi / 180))
+        #expect(throws: CommandError.self) { try BenchBROADCommand.parse(["--set", "magnetometer-tau=0"]).chosenParameters() }
     }
 
     @Test func referenceExperimentsAreRefusedForTheFixedCore() throws {

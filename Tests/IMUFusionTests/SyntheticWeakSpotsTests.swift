@@ -145,18 +145,14 @@ import Testing
 /// the reference filter on a BROAD-format trial, one line per 0.25 s: the bias estimate, the heading
 /// error against the truth, rest, what the disturbance detector holds and the heading gain's state.
 /// `Scripts/vqf_trace.py` prints VQF's counterpart, `Scripts/compare_traces.py` sets the two side by side.
-/// `TRACE_EARTH_FIELD=1` runs the fourth pass's experiment (the device-fixed field test, τ_mag 9 s
-/// at quiet moments while it passes); the last columns are its verdict (1 earth, −1 turns with
-/// the device, 0 not yet judged) and the last ratio judged.
+/// The last columns are the device-fixed field test's verdict (1 earth, −1 turns with the device,
+/// 0 not yet judged) and the last ratio judged; `TRACE_EARTH_FIELD=0` turns the test off.
 @Suite struct HeadingTrace {
     @Test(.enabled(if: ProcessInfo.processInfo.environment["SYNTHETIC_TRACE"] != nil, "set SYNTHETIC_TRACE=trial.csv to trace"))
     func headingTrace() throws {
         let trial = try BROADTrial.read(path: ProcessInfo.processInfo.environment["SYNTHETIC_TRACE"]!)
         var p = FusionParameters()
-        if ProcessInfo.processInfo.environment["TRACE_EARTH_FIELD"] == "1" {
-            p.deviceFixedFieldMaxRatio = 0.09
-            p.earthFieldMagnetometerTau = 9
-        }
+        if ProcessInfo.processInfo.environment["TRACE_EARTH_FIELD"] == "0" { p.deviceFixedFieldMaxRatio = 0 }
         var s = FusionState(parameters: p)
         var previous = trial.rows[0].t - trial.samplePeriod
         var next = 0.0

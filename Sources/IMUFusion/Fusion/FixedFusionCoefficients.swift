@@ -47,6 +47,9 @@ public struct FixedFusionCoefficients: Sendable, Equatable {
     public var pi: Int64
     public var headingAccuracyFloor: Int64
 
+    /// The device-fixed field test is on (`deviceFixedFieldMaxRatio` > 0).
+    @inlinable public var testsDeviceFixedField: Bool { parameters.deviceFixedFieldMaxRatio.raw > 0 }
+
     public init(parameters p: FixedFusionParameters = FixedFusionParameters()) {
         parameters = p
         @inline(__always) func seconds(_ milliseconds: Int32) -> Int64 {

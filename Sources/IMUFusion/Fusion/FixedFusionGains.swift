@@ -85,6 +85,9 @@ public struct FixedFusionGains: Sendable, Equatable {
 public struct FixedMagneticGains: Sendable, Equatable {
     public var dt: Int64 = 0
     public var heading: Int64 = 0
+    /// The heading gain while the field is judged fixed to the earth: τ_mag / magneticRejectionFactor
+    /// (0 with the device-fixed field test off).
+    public var headingEarthField: Int64 = 0
     public var current: Int64 = 1 << 30
     public var reference: Int64 = 0
     /// `isStale(dt, for:)` as a range (only 0 before the first magnetometer sample: stale for
@@ -104,6 +107,8 @@ public struct FixedMagneticGains: Sendable, Equatable {
         self.dt = dt
         (freshDtLow, freshDtWidth) = freshDtRange(dt)
         heading = fixedLowPassGain(tau: c.magnetometerTau, dt: dt)
+        headingEarthField = c.testsDeviceFixedField
+            ? fixedLowPassGain(tau: c.magnetometerTau / Int64(Swift.max(c.parameters.magneticRejectionFactor, 1)), dt: dt) : 0
         current = fixedLowPassGain(tau: c.magneticCurrentTau, dt: dt)
         reference = fixedLowPassGain(tau: c.magneticReferenceTau, dt: dt)
     }

@@ -69,6 +69,13 @@ public struct FixedFusionParameters: Sendable, Equatable {
     /// Gain divisor after the rejection timed out, and how much faster the budget refills: 2.
     /// An integer (the reference's 2.0), so that k / factor is an integer division.
     public var magneticRejectionFactor: Int32 = 2
+    /// The device-fixed field test (issue 28; 0 = off): a field whose horizontal direction in the
+    /// 6D frame moves by more than 0.09 (Q2.30) of the angle turned about the vertical turns with
+    /// the device; one that passes is trusted with τ_mag / magneticRejectionFactor at quiet
+    /// moments (see the reference's `FusionParameters.deviceFixedFieldMaxRatio`).
+    public var deviceFixedFieldMaxRatio = Q30(raw: 96_636_764)
+    /// The least turn the test judges: 90° = π/2 rad (Q2.30).
+    public var deviceFixedFieldMinTurn = Q30(raw: 1_686_629_713)
 
     /// The estimate is valid after 1 s.
     public var warmUpDurationMilliseconds: Int32 = 1_000

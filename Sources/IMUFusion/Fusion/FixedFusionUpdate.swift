@@ -174,9 +174,15 @@ func fixedFusionDecimatedStep(state s: inout FixedFusionState, coefficients c: F
         warmUpGain: warmUpGain, exact: relevel)
     // The bias is updated in a local and stored once (its `didSet` keeps `negatedBiasQ26`).
     var bias = s.bias
+    let rows = s.unitAttitude6D.unitRotationMatrix
+    // The turn about the vertical over the span, for the device-fixed field test: the span's
+    // mean rate less the bias before this step's update, along up (row 2 of R(q6)).
+    if c.testsDeviceFixedField {
+        s.heading.deviceFixed.addTurn(rate: gyroMean - bias, up: rows.row2, span: span)
+    }
     if c.parameters.motionBiasEnabled {
         s.biasEstimator.update(
-            bias: &bias, isAtRest: s.rest.isAtRest, correction: correction, rows: s.unitAttitude6D.unitRotationMatrix,
+            bias: &bias, isAtRest: s.rest.isAtRest, correction: correction, rows: rows,
             span: span, stageGain: biasStage, warmUpGain: warmUpGain, limit: s.biasLimit(c), offsetMeasured: s.biasMeasured,
             coefficients: c)
     }
@@ -214,8 +220,14 @@ func fixedFusionMagnetometerStep(state s: inout FixedFusionState, coefficients c
     // The vertical bias learns once the inclination has settled and no rest measured the bias lately.
     let learnsBias = s.elapsed >= c.accelerometerTau && s.rest.sinceRest >= c.magneticBiasRestHold
     let attitude6D = s.unitAttitude6D  // once: the heading's update is out of line
+    let field6D = attitude6D.rotatedField(clampedSample(mag, limit: 2048))
+    if c.testsDeviceFixedField {
+        s.heading.deviceFixed.update(
+            field: field6D, quiet: !turning, maxRatio: Int64(c.parameters.deviceFixedFieldMaxRatio.raw),
+            minTurn: Int64(c.parameters.deviceFixedFieldMinTurn.raw))
+    }
     let biasGain = s.heading.update(
-        magEarth: s.heading.heading.rotateAboutVertical(attitude6D.rotatedField(clampedSample(mag, limit: 2048))),
+        magEarth: s.heading.heading.rotateAboutVertical(field6D),
         dt: magDt, gains: s.magneticGains, turning: turning, learnsBias: learnsBias, coefficients: c)
     if biasGain > 0 {
         var bias = s.bias  // a local: `bias` is observed (see `negatedBiasQ26`)

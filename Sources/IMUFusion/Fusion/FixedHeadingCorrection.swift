@@ -5,6 +5,8 @@
 /// itself is |m_h|·cos dip − m_z·sin dip (= |m|²/|m|): two multiplies, not a second kernel.
 /// In 9D each correction also teaches the bias along the vertical, and the start is the
 /// least-squares line through the errors (the reference's `HeadingCorrection` explains both).
+/// While the device-fixed field test (`deviceFixed`) says the field is the earth's, a quiet
+/// device corrects with τ_mag / magneticRejectionFactor.
 public struct FixedHeadingCorrection: Sendable, Equatable {
     public var heading = FixedQuaternion.identity
     public var isInitialised = false
@@ -17,6 +19,8 @@ public struct FixedHeadingCorrection: Sendable, Equatable {
     public var disturbance = FixedMagneticDisturbanceDetector()
     /// The last heading error (Q3.29 rad), for diagnostics.
     public var lastError = Q29.zero
+    /// Whether the field turns with the device (issue 28; `deviceFixedFieldMaxRatio` > 0).
+    public var deviceFixed = FixedDeviceFixedFieldTest()
 
     @inlinable
     public init(coefficients c: FixedFusionCoefficients) {
@@ -62,7 +66,10 @@ public struct FixedHeadingCorrection: Sendable, Equatable {
                 referenceGain: g.reference, turning: turning, coefficients: c)
         }
 
+        // A field the last turn showed to be the earth's, at a quiet moment: τ_mag / factor
+        // (headingEarthField is 0 with the test off).
         var k = g.heading
+        if deviceFixed.verdict > 0 && !turning { k = Swift.max(k, g.headingEarthField) }
         var corrects = true
         if p.magneticRejectionEnabled {
             if disturbance.isDisturbed {

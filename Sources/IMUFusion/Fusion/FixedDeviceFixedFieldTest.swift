@@ -1,0 +1,78 @@
+/// Does the field turn with the device (the reference's `DeviceFixedFieldTest`, in integers)?
+/// Nothing per sample: the turn about the vertical is added on the decimated step
+/// (`addTurn(rate:up:span:)`), the direction's change on the magnetometer step (`update`).
+/// Angles are Int64 Q30 rad, summed with a clamp at ±2^50 (10⁶ rad), so no run of turns
+/// without a quiet moment can overflow them; the ratio test is a multiply-compare.
+public struct FixedDeviceFixedFieldTest: Sendable, Equatable {
+    /// 0 not yet judged, 1 fixed to the earth, −1 turns with the device (the reference's `Verdict`).
+    public var verdict: Int8 = 0
+    public var hasAnchor = false
+    /// The field's horizontal part in the 6D frame at the last sample (Q16.16 µT).
+    public var lastHorizontalX: Int32 = 0
+    public var lastHorizontalY: Int32 = 0
+    /// The direction's change and the angle turned about the vertical since the anchor (Q30 rad).
+    public var directionChange: Int64 = 0
+    public var turned: Int64 = 0
+
+    @inlinable public init() {}
+
+    /// The accumulators' bound (Q30 rad): far beyond any turn between two quiet moments, and
+    /// inside `wideProduct`'s range (|value| ≤ 2^60).
+    @usableFromInline static let limit: Int64 = 1 << 50
+
+    /// One decimated step: `rate` the span's mean rate less the bias (Q40 rad/s, |components| ≤
+    /// 66 rad/s), `up` the vertical in device axes (row 2 of R(q6), Q30), `span` the step's time
+    /// (Q30 s, < 2^31). The turn up·rate·span: the dot product in Q40 (|·| ≤ |rate| < 2^46.9),
+    /// as Q24 (< 2^30.9) times span (< 2^31) < 2^62: then to Q30 rad.
+    @inlinable @inline(__always)
+    public mutating func addTurn(rate: WideVector3, up: FixedVector3<Q30>, span: Int64) {
+        let along = wideProduct(Int64(up.x.raw), rate.x) &+ wideProduct(Int64(up.y.raw), rate.y)
+            &+ wideProduct(Int64(up.z.raw), rate.z)
+        let turn = roundingShiftRight(roundingShiftRight(along, by: 16) &* span, by: 24)
+        turned = clamped(turned &+ turn, Self.limit)
+    }
+
+    /// One magnetometer sample `field` (the field in the 6D frame, a rotated clamped sample:
+    /// |field| < 2^27.8 raw); `quiet`: not turning; `maxRatio`, `minTurn` Q30.
+    @inlinable
+    public mutating func update(field m: FixedVector3<Q16>, quiet: Bool, maxRatio: Int64, minTurn: Int64) {
+        let (x, y, z) = (Int64(m.x.raw), Int64(m.y.raw), Int64(m.z.raw))
+        // |m_h| > 0.1·|m| ⇔ 99·|m_h|² > m_z², both shifted by 7 (squares < 2^55.6 · 2: 99 · 2^49.6 fits).
+        guard ((x &* x &+ y &* y) &>> 7) &* 99 > (z &* z) &>> 7 else {
+            hasAnchor = false
+            return
+        }
+        if hasAnchor {
+            directionChange = clamped(
+                directionChange &+ Self.angle(Int64(lastHorizontalX), Int64(lastHorizontalY), x, y), Self.limit)
+        }
+        lastHorizontalX = m.x.raw
+        lastHorizontalY = m.y.raw
+        guard quiet else { return }
+        let turnedMagnitude = turned.magnitude
+        if hasAnchor && turnedMagnitude >= UInt64(minTurn) {
+            verdict = directionChange.magnitude <= UInt64(wideProduct(maxRatio, Int64(turnedMagnitude))) ? 1 : -1
+        }
+        hasAnchor = true
+        directionChange = 0
+        turned = 0
+    }
+
+    /// The angle from a to b (Q30 rad, counter-clockwise positive), 4(a × b)/|a + b|², clipped at
+    /// ±π: the reference's `DeviceFixedFieldTest.angle`. Components < 2^27.8: |a × b| < 2^55.6,
+    /// |a + b|² < 2^57.6; both shifted so the sum is < 2^31, then π·sum (Q29 · < 2^31 < 2^61.7)
+    /// bounds 4·|cross|, and under it 4·|cross|·2^30 < π·2^61 fits. On the magnitude, so that
+    /// a turn back is exactly the negation of the turn (the shift and the division truncate).
+    @inlinable @inline(__always)
+    public static func angle(_ ax: Int64, _ ay: Int64, _ bx: Int64, _ by: Int64) -> Int64 {
+        let cross = ax &* by &- ay &* bx
+        let (sx, sy) = (ax &+ bx, ay &+ by)
+        var sum = UInt64(bitPattern: sx &* sx &+ sy &* sy)
+        let shift = Swift.max(64 &- sum.leadingZeroBitCount &- 31, 0)
+        sum &>>= UInt64(shift)
+        let magnitude = cross.magnitude &>> UInt64(shift)
+        let pi = UInt64(Q29.pi.raw)
+        let angle = magnitude &<< 2 < (pi &* sum) &>> 29 ? Int64((magnitude &<< 32) / sum) : Int64(pi &<< 1)
+        return cross < 0 ? 0 &- angle : angle
+    }
+}
