@@ -21,20 +21,22 @@ public struct FixedDeviceFixedFieldTest: Sendable, Equatable {
     @usableFromInline static let limit: Int64 = 1 << 50
 
     /// One decimated step: `rate` the span's mean rate less the bias (Q40 rad/s, |components| ≤
-    /// 66 rad/s), `up` the vertical in device axes (row 2 of R(q6), Q30), `span` the step's time
-    /// (Q30 s, < 2^31). The turn up·rate·span: the dot product in Q40 (|·| ≤ |rate| < 2^46.9),
-    /// as Q24 (< 2^30.9) times span (< 2^31) < 2^62: then to Q30 rad.
+    /// 68 rad/s), `up` the vertical in device axes (row 2 of R(q6), unit, Q30), `span` the step's
+    /// time (Q30 s, < 2^31). The turn up·rate·span: the rate as Q24 (< 2^30.1 a component),
+    /// the dot product Q54 (|·| ≤ |up|·|rate| < 2^60.9) to Q24, times span (< 2^61.9), to Q30 rad.
     @inlinable @inline(__always)
     public mutating func addTurn(rate: WideVector3, up: FixedVector3<Q30>, span: Int64) {
-        let along = wideProduct(Int64(up.x.raw), rate.x) &+ wideProduct(Int64(up.y.raw), rate.y)
-            &+ wideProduct(Int64(up.z.raw), rate.z)
-        let turn = roundingShiftRight(roundingShiftRight(along, by: 16) &* span, by: 24)
-        turned = clamped(turned &+ turn, Self.limit)
+        let along = Int64(up.x.raw) &* (rate.x &>> 16) &+ Int64(up.y.raw) &* (rate.y &>> 16)
+            &+ Int64(up.z.raw) &* (rate.z &>> 16)
+        turned = clamped(turned &+ ((along &>> 30) &* span) &>> 24, Self.limit)
     }
 
     /// One magnetometer sample `field` (the field in the 6D frame, a rotated clamped sample:
-    /// |field| < 2^27.8 raw); `quiet`: not turning; `maxRatio`, `minTurn` Q30.
-    @inlinable
+    /// |field| < 2^27.8 raw); `quiet`: not turning; `maxRatio`, `minTurn` Q30. The reference's
+    /// steps, in an order that skips the direction's change where the reference discards it
+    /// (a quiet sample that judges nothing resets the sums).
+    /// Out of line: the heading correction stays inlined into the magnetometer step.
+    @inline(never)
     public mutating func update(field m: FixedVector3<Q16>, quiet: Bool, maxRatio: Int64, minTurn: Int64) {
         let (x, y, z) = (Int64(m.x.raw), Int64(m.y.raw), Int64(m.z.raw))
         // |m_h| > 0.1·|m| ⇔ 99·|m_h|² > m_z², both shifted by 7 (squares < 2^55.6 · 2: 99 · 2^49.6 fits).
@@ -42,20 +44,22 @@ public struct FixedDeviceFixedFieldTest: Sendable, Equatable {
             hasAnchor = false
             return
         }
-        if hasAnchor {
+        if quiet {
+            let turnedMagnitude = turned.magnitude
+            if hasAnchor && turnedMagnitude >= UInt64(minTurn) {
+                let change = clamped(
+                    directionChange &+ Self.angle(Int64(lastHorizontalX), Int64(lastHorizontalY), x, y), Self.limit)
+                verdict = change.magnitude <= UInt64(wideProduct(maxRatio, Int64(turnedMagnitude))) ? 1 : -1
+            }
+            hasAnchor = true
+            directionChange = 0
+            turned = 0
+        } else if hasAnchor {
             directionChange = clamped(
                 directionChange &+ Self.angle(Int64(lastHorizontalX), Int64(lastHorizontalY), x, y), Self.limit)
         }
         lastHorizontalX = m.x.raw
         lastHorizontalY = m.y.raw
-        guard quiet else { return }
-        let turnedMagnitude = turned.magnitude
-        if hasAnchor && turnedMagnitude >= UInt64(minTurn) {
-            verdict = directionChange.magnitude <= UInt64(wideProduct(maxRatio, Int64(turnedMagnitude))) ? 1 : -1
-        }
-        hasAnchor = true
-        directionChange = 0
-        turned = 0
     }
 
     /// The angle from a to b (Q30 rad, counter-clockwise positive), 4(a × b)/|a + b|², clipped at
