@@ -13,6 +13,10 @@ public struct FusionState: Sendable, Equatable {
     public var elapsed: Double = 0
     /// Time since the last magnetometer sample (s).
     public var magneticDt: Double = 0
+    /// The magnetometer samples since its last step, summed (µT), and their count: the step
+    /// runs on their mean (see `update`).
+    public var magneticSum = Vector3.zero
+    public var magneticCount = 0
     /// Samples and time since the decimated parts (rest test, inclination correction, in-motion
     /// bias: they run together) last ran.
     public var decimationPhase = 0

@@ -14,8 +14,8 @@ public struct GyroBiasEstimator: Sendable, Equatable {
     public var northLowPass = CascadedLowPass()
     /// LP of (R·b̂)_x, (R·b̂)_y (z unused).
     public var rotatedBiasLowPass = CascadedLowPass()
-    /// Decimation: samples since the last in-motion update, the correction angles and the
-    /// time accumulated over them.
+    /// Decimation: decimated runs since the last in-motion update (it runs on every second),
+    /// the correction angles and the time accumulated over them.
     public var phase = 0
     public var correctionSum = (x: 0.0, y: 0.0)
     public var elapsedSinceUpdate = 0.0
@@ -38,24 +38,29 @@ public struct GyroBiasEstimator: Sendable, Equatable {
             && a.variance == b.variance
     }
 
-    /// The in-motion part runs every `gains.biasDecimation`-th sample on the correction angles summed since its last run and with the time they
-    /// span; its low-passes use the gain for that span. The rest part runs on the decimated samples.
+    /// The in-motion part runs on every second decimated sample (every 2·`gains.biasDecimation`-th:
+    /// the bias and the low-passed axes move slowly, and half the runs halve its cost) on the
+    /// correction angles summed since its last run and with the time they span; its low-passes
+    /// use the gain for that span (`gains.motionBiasStage`), and while they are younger than
+    /// τ_acc, span / elapsed (`elapsed`: the time since reset). The rest part runs on the
+    /// decimated samples.
     /// `limit`: the range of every component (restBiasClip, or magneticBiasClip in 9D);
     /// `offsetMeasured`: `FusionState.biasMeasured`.
     @inline(__always)
     mutating func update(
         bias: inout Vector3, rest: RestDetector, correction: (x: Double, y: Double),
-        attitude6D q: Quaternion, dt: Double, gains: FusionGains, warmUpGain: Double,
+        attitude6D q: Quaternion, dt: Double, elapsed: Double, gains: FusionGains, warmUpGain: Double,
         limit: Double, decimated: Bool, offsetMeasured: Bool, parameters p: FusionParameters
     ) {
         if p.motionBiasEnabled {
-            phase += 1
+            if decimated { phase += 1 }
             correctionSum = (correctionSum.x + correction.x, correctionSum.y + correction.y)
             elapsedSinceUpdate += dt
-            if phase >= gains.biasDecimation {
+            if phase >= 2 {
                 let span = elapsedSinceUpdate
                 let phi = correctionSum
-                let k = gains.biasStage
+                let k = gains.motionBiasStage
+                let warmUpGain = warmUpGain > 0 ? span / elapsed : 0
                 phase = 0
                 correctionSum = (0, 0)
                 elapsedSinceUpdate = 0

@@ -44,6 +44,9 @@ public struct FixedFusionGains: Sendable, Equatable {
     /// low-pass stages (τ_acc/2 each) with this gain for biasDecimation · dt.
     public var biasDecimation: Int32 = 1
     public var biasStage: Int64 = 1 << 30
+    /// The in-motion bias estimate's low-pass stages (τ_acc/2 each) at 2·biasDecimation·dt: it
+    /// runs on every second decimated run.
+    public var motionBiasStage: Int64 = 1 << 30
     /// A magnetometer sample is used only when at least this long (Q30 s) has passed since the
     /// last one used: (biasDecimation − ½)·dt (see the reference).
     public var magneticMinimumInterval: Int64 = 0
@@ -70,7 +73,8 @@ public struct FixedFusionGains: Sendable, Equatable {
         restBias = fixedLowPassGain(tau: c.restBiasTau, dt: dt)
         biasDecimation = 16 &* dt <= 1 << 26 ? 16 : 8 &* dt <= 1 << 29 ? 8 : 1
         biasStage = fixedLowPassGain(tau: c.accelerometerTau / 2, dt: Int64(biasDecimation) &* dt)
-        magneticMinimumInterval = (Int64(2 &* Swift.min(biasDecimation, 8) &- 1) &* dt) &>> 1
+        motionBiasStage = fixedLowPassGain(tau: c.accelerometerTau / 2, dt: Int64(2 &* biasDecimation) &* dt)
+        magneticMinimumInterval = (Int64(2 &* biasDecimation &- 1) &* dt) &>> 1
         restStageDecimated = fixedLowPassGain(tau: c.restFilterTau / 2, dt: Int64(biasDecimation) &* dt)
         forceGroupLength = biasDecimation == 16 ? 3 : 1
         // N steps of gain k towards a reference that holds between decimated samples close

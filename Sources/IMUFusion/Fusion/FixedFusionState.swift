@@ -21,6 +21,12 @@ public struct FixedFusionState: Sendable, Equatable {
     @inlinable @inline(__always)
     public var magneticDt: Int64 { advanced(magneticDtAtDecimation, by: decimation.span) }
 
+    /// The magnetometer samples since its last step (Q16 µT summed in Int64, as they came) and
+    /// their count: fewer than 2^30 (the step's interval is < 0.47 s and dt ≥ 1 LSB), so the
+    /// sums stay below 2^61.
+    public var magneticSum = WideVector3.zero
+    public var magneticCount: Int64 = 0
+
     /// Strapdown integration of the bias-free rate: device → I.
     public var gyroAttitude = FixedQuaternion.identity
     /// Inclination correction: I → E6.

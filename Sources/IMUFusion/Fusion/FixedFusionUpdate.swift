@@ -35,6 +35,14 @@ public func fixedFusionUpdate(
     s.decimation.span &+= step
     s.decimation.gyroSumQ16.add(gyro)
     s.decimation.groupAccelSumQ16.add(accel)
+    // Every magnetometer sample is summed (here, while it is in registers); the step at the
+    // end runs on their mean (see `fixedFusionMagnetometerStep`).
+    if let mag {
+        s.magneticSum.x &+= Int64(mag.x.raw)
+        s.magneticSum.y &+= Int64(mag.y.raw)
+        s.magneticSum.z &+= Int64(mag.z.raw)
+        s.magneticCount &+= 1
+    }
 
     // Gyro integration: θ = (ω − b)·dt (Q3.29), the reference's second-order step. The rate
     // is rounded to Q26 (1.5 × 10⁻⁸ rad/s, far below the angle's LSB over a step): |ω − b| ≤
@@ -93,8 +101,8 @@ public func fixedFusionUpdate(
     // min(accuracy + rate·dt, π)) is folded in lazily: `heading.accuracy` holds it as of the
     // last magnetometer sample used, and `headingAccuracy` adds the drift over `magneticDt`
     // (the same value: the growth is linear and the clamp at π monotone).
-    if let mag, s.magneticDtAtDecimation &+ s.decimation.span >= s.gains.magneticMinimumInterval {
-        fixedFusionMagnetometerStep(state: &s, coefficients: c, mag: mag)
+    if mag != nil, s.magneticDtAtDecimation &+ s.decimation.span >= s.gains.magneticMinimumInterval {
+        fixedFusionMagnetometerStep(state: &s, coefficients: c)
     }
 }
 
@@ -174,17 +182,30 @@ func fixedFusionDecimatedStep(state s: inout FixedFusionState, coefficients c: F
         warmUpGain: warmUpGain, exact: relevel)
     // The bias is updated in a local and stored once (its `didSet` keeps `negatedBiasQ26`).
     var bias = s.bias
-    let rows = s.unitAttitude6D.unitRotationMatrix
     // The turn about the vertical over the span, for the device-fixed field test: the span's
     // mean rate less the bias before this step's update, along up (row 2 of R(q6)).
     if c.testsDeviceFixedField {
-        s.heading.deviceFixed.addTurn(rate: gyroMean - bias, up: rows.row2, span: span)
+        s.heading.deviceFixed.addTurn(rate: gyroMean - bias, up: s.unitAttitude6D.unitRotationMatrix.row2, span: span)
     }
+    // The in-motion part on every second run, on the pair's corrections and span.
     if c.parameters.motionBiasEnabled {
-        s.biasEstimator.update(
-            bias: &bias, isAtRest: s.rest.isAtRest, correction: correction, rows: rows,
-            span: span, stageGain: biasStage, warmUpGain: warmUpGain, limit: s.biasLimit(c), offsetMeasured: s.biasMeasured,
-            coefficients: c)
+        let pendingSpan = s.biasEstimator.pendingSpan
+        if pendingSpan == 0 {
+            s.biasEstimator.pendingSpan = span
+            s.biasEstimator.pendingCorrectionX = correction.x
+            s.biasEstimator.pendingCorrectionY = correction.y
+        } else {
+            let pairSpan = pendingSpan &+ span
+            let pairCorrection = (
+                x: s.biasEstimator.pendingCorrectionX &+ correction.x, y: s.biasEstimator.pendingCorrectionY &+ correction.y)
+            s.biasEstimator.pendingSpan = 0
+            // During the first τ_acc: pair span / elapsed (< 3 s · 2^30 / elapsed, elapsed ≥ pairSpan).
+            let pairWarmUpGain = warmUpGain > 0 ? ((pairSpan &<< 30) &+ s.elapsed / 2) / s.elapsed : 0
+            s.biasEstimator.update(
+                bias: &bias, isAtRest: s.rest.isAtRest, correction: pairCorrection,
+                rows: s.unitAttitude6D.unitRotationMatrix, span: pairSpan, stageGain: s.gains.motionBiasStage,
+                warmUpGain: pairWarmUpGain, limit: s.biasLimit(c), offsetMeasured: s.biasMeasured, coefficients: c)
+        }
     }
     // The rest bias: the N per-sample steps towards the rest mean (which changes only here) as
     // one step of their combined gain.
@@ -204,12 +225,17 @@ extension FixedFusionState {
     }
 }
 
-/// A magnetometer sample that comes at least `gains.magneticMinimumInterval` after the last
-/// one used: the heading correction and the disturbance detector. Out of line, like
-/// `fixedFusionDecimatedStep`.
+/// On a magnetometer sample that comes at least `gains.magneticMinimumInterval` after the
+/// last step: the heading correction and the disturbance detector on the mean of the samples
+/// since then, turned forward to this sample (`FixedFusionState.magneticMean`). Out of line,
+/// like `fixedFusionDecimatedStep`.
 @usableFromInline @inline(never)
-func fixedFusionMagnetometerStep(state s: inout FixedFusionState, coefficients c: FixedFusionCoefficients, mag: FixedVector3<Q16>) {
+func fixedFusionMagnetometerStep(state s: inout FixedFusionState, coefficients c: FixedFusionCoefficients) {
     let magDt = s.magneticDt
+    let mag = FixedFusionState.magneticMean(
+        sum: s.magneticSum, count: s.magneticCount, magDt: magDt, gyro: s.lastGyro, negatedBiasQ26: s.negatedBiasQ26)
+    s.magneticSum = .zero
+    s.magneticCount = 0
     // The accuracy's drift since the last magnetometer sample used, this sample's dt included
     // (the reference adds each sample's before its magnetometer step).
     s.heading.accuracy = s.heading.accuracy(drifting: magDt, coefficients: c)
@@ -220,7 +246,7 @@ func fixedFusionMagnetometerStep(state s: inout FixedFusionState, coefficients c
     // The vertical bias learns once the inclination has settled and no rest measured the bias lately.
     let learnsBias = s.elapsed >= c.accelerometerTau && s.rest.sinceRest >= c.magneticBiasRestHold
     let attitude6D = s.unitAttitude6D  // once: the heading's update is out of line
-    let field6D = attitude6D.rotatedField(clampedSample(mag, limit: 2048))
+    let field6D = attitude6D.rotatedField(mag)
     if c.testsDeviceFixedField {
         s.heading.deviceFixed.update(
             field: field6D, quiet: !turning, maxRatio: Int64(c.parameters.deviceFixedFieldMaxRatio.raw),

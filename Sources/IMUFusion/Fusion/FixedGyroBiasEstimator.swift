@@ -8,14 +8,20 @@ public struct FixedGyroBiasEstimator: Sendable, Equatable {
     public var northLowPass = FixedCascadedLowPass()
     /// LP of (R·b)_x, (R·b)_y (Q40 rad/s; z unused, stays 0).
     public var rotatedBiasLowPass = FixedCascadedLowPass()
+    /// The in-motion part runs on every second decimated run (see the reference): the first
+    /// run of a pair leaves its correction (Q2.30 rad) and span (Q30 s, > 0) here; span 0 =
+    /// none pending.
+    public var pendingCorrectionX: Int64 = 0
+    public var pendingCorrectionY: Int64 = 0
+    public var pendingSpan: Int64 = 0
 
     @inlinable public init() {}
 
-    /// The in-motion part, every `gains.biasDecimation`-th sample (see the reference), when
-    /// enabled: `rows` = R(q6), device → E6; `correction`: this
-    /// run's φ (Q2.30 rad; the skipped samples' φ is zero); `span`: the time since the
-    /// last run (≤ 8 · 1.02 · 0.0625 s: span·x stays a `wideProduct` with a Q2.30 factor);
-    /// `stageGain`: `FixedFusionGains.biasStage`. `bias`: Q40 rad/s, clamped after a step.
+    /// The in-motion part, on every second decimated run (see the reference), when
+    /// enabled: `rows` = R(q6), device → E6; `correction`: the two runs' φ summed (Q2.30 rad
+    /// each; the skipped samples' φ is zero); `span`: the time since the last run (≤ 2 · 1.5 s
+    /// even when the decimation changes mid-span: span·x stays a `wideProduct` with a factor
+    /// below 2^32); `stageGain`: `FixedFusionGains.motionBiasStage`. `bias`: Q40 rad/s, clamped after a step.
     /// `offsetMeasured`: `FixedFusionState.biasMeasured` (the step and the clip it selects).
     @inlinable @_transparent
     mutating func update(
@@ -41,7 +47,7 @@ public struct FixedGyroBiasEstimator: Sendable, Equatable {
             let exLpFactors = (exFactors.x, exFactors.y, exFactors.z)
             let eyLpFactors = (eyFactors.x, eyFactors.y, eyFactors.z)
             // Innovations (Q40 rad): −Σφ + span·(LP[R·b] − LP[R]·b), clipped at biasClip·span.
-            // |φ| < 2^31 (Q2.30), so φ·2^10 and its negation fit Int64 without a check.
+            // |φ| < 2^32 (two Q2.30 angles), so φ·2^10 and its negation fit Int64 without a check.
             let ix = clamped((0 &- (phi.x &<< 10)) &+ wideProduct(span, rbLp.x &- dot(exLpFactors, bias)), clip)
             let iy = clamped((0 &- (phi.y &<< 10)) &+ wideProduct(span, rbLp.y &- dot(eyLpFactors, bias)), clip)
             // Step (1/τ)·i along LP[R]'s rows (Q40 rad/s).
