@@ -137,6 +137,20 @@ public struct FixedQuaternion: Sendable, Equatable {
     @inlinable @inline(__always)
     var unitRotationMatrix: FixedMatrix3 { rotationMatrix(saturating: false) }
 
+    /// Row 2 of `unitRotationMatrix` alone (the vertical in device axes for a device → earth
+    /// attitude): the same integers, 6 of its 10 products.
+    @inlinable @inline(__always)
+    var unitRotationRow2: FixedVector3<Q30> {
+        let (w, x, y, z) = (Int64(self.w.raw), Int64(self.x.raw), Int64(self.y.raw), Int64(self.z.raw))
+        @inline(__always) func p(_ a: Int64, _ b: Int64) -> Int64 { (a &* b) &>> 2 }
+        @inline(__always) func q30(_ v: Int64, by shift: Int) -> Q30 {
+            Q30(raw: Int32(truncatingIfNeeded: roundingShiftRight(v, by: shift)))
+        }
+        return FixedVector3(
+            x: q30(p(x, z) &- p(w, y), by: 27), y: q30(p(y, z) &+ p(w, x), by: 27),
+            z: q30(p(w, w) &- p(x, x) &- p(y, y) &+ p(z, z), by: 28))
+    }
+
     @inlinable @inline(__always)
     func rotationMatrix(saturating: Bool) -> FixedMatrix3 {
         let (w, x, y, z) = (Int64(self.w.raw), Int64(self.x.raw), Int64(self.y.raw), Int64(self.z.raw))

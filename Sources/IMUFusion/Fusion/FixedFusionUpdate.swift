@@ -93,15 +93,17 @@ public func fixedFusionUpdate(
     // Counted down here, where it is compared: one decrement of memory, no register.
     s.decimation.remaining &-= 1
     if s.decimation.remaining <= 0 {
-        fixedFusionDecimatedStep(state: &s, coefficients: c)
+        // The magnetometer step, when due on this sample, runs at its end (on the q6 it formed).
+        fixedFusionDecimatedStep(state: &s, coefficients: c, magnetometerSampled: mag != nil)
     }
-    // magneticDt ≥ interval without its saturation: the interval (< 1 s) is below the limit,
-    // and base + span (≤ 2^40 + 8.2 s) cannot overflow.
-    // The heading accuracy's growth without magnetometer (the reference's per-sample
-    // min(accuracy + rate·dt, π)) is folded in lazily: `heading.accuracy` holds it as of the
-    // last magnetometer sample used, and `headingAccuracy` adds the drift over `magneticDt`
-    // (the same value: the growth is linear and the clamp at π monotone).
+    // (After a magnetometer step in `fixedFusionDecimatedStep`, magneticDt is 0 here.)
     if mag != nil, s.magneticDtAtDecimation &+ s.decimation.span >= s.gains.magneticMinimumInterval {
+        // magneticDt ≥ interval without its saturation: the interval (< 1 s) is below the limit,
+        // and base + span (≤ 2^40 + 8.2 s) cannot overflow.
+        // The heading accuracy's growth without magnetometer (the reference's per-sample
+        // min(accuracy + rate·dt, π)) is folded in lazily: `heading.accuracy` holds it as of the
+        // last magnetometer sample used, and `headingAccuracy` adds the drift over `magneticDt`
+        // (the same value: the growth is linear and the clamp at π monotone).
         fixedFusionMagnetometerStep(state: &s, coefficients: c)
     }
 }
@@ -129,10 +131,15 @@ func fixedFusionRefreshGains(state s: inout FixedFusionState, coefficients c: Fi
 
 /// The decimated parts, every `gains.biasDecimation`-th sample, in the reference's order: the
 /// rest test (on this sample's `lastGyro` and `lastAccel` against the references), the
-/// inclination correction on the mean inertial force, the in-motion bias step.
+/// inclination correction on the mean inertial force, the in-motion bias step; then the
+/// magnetometer step when a sample came (`magnetometerSampled`) and it is due, as
+/// `fixedFusionUpdate` would run it next, on this step's q6 (the decimation and the magnetometer's
+/// cadence coincide at a steady rate: both every `biasDecimation`-th sample).
 /// Out of line: the per-sample path stays short.
 @usableFromInline @inline(never)
-func fixedFusionDecimatedStep(state s: inout FixedFusionState, coefficients c: FixedFusionCoefficients) {
+func fixedFusionDecimatedStep(
+    state s: inout FixedFusionState, coefficients c: FixedFusionCoefficients, magnetometerSampled: Bool
+) {
     if s.decimation.groupPhase > 0 { s.decimation.endGroup(attitude: s.gyroAttitude) }
     // What the parts below need of the sums and the gains, as means and scalars: no copy of
     // either struct (a memcpy and a block move per run).
@@ -184,8 +191,11 @@ func fixedFusionDecimatedStep(state s: inout FixedFusionState, coefficients c: F
     var bias = s.bias
     // The turn about the vertical over the span, for the device-fixed field test: the span's
     // mean rate less the bias before this step's update, along up (row 2 of R(q6)).
+    // q6 once for the turn and the in-motion part: the turn needs row 2 of R(q6) on every run,
+    // the in-motion part rows 0 and 1 on every second one only.
+    let attitude6D = s.unitAttitude6D
     if c.testsDeviceFixedField {
-        s.heading.deviceFixed.addTurn(rate: gyroMean - bias, up: s.unitAttitude6D.unitRotationMatrix.row2, span: span)
+        s.heading.deviceFixed.addTurn(rate: gyroMean - bias, up: attitude6D.unitRotationRow2, span: span)
     }
     // The in-motion part on every second run, on the pair's corrections and span.
     if c.parameters.motionBiasEnabled {
@@ -203,7 +213,7 @@ func fixedFusionDecimatedStep(state s: inout FixedFusionState, coefficients c: F
             let pairWarmUpGain = warmUpGain > 0 ? ((pairSpan &<< 30) &+ s.elapsed / 2) / s.elapsed : 0
             s.biasEstimator.update(
                 bias: &bias, isAtRest: s.rest.isAtRest, correction: pairCorrection,
-                rows: s.unitAttitude6D.unitRotationMatrix, span: pairSpan, stageGain: s.gains.motionBiasStage,
+                rows: attitude6D.unitRotationMatrix, span: pairSpan, stageGain: s.gains.motionBiasStage,
                 warmUpGain: pairWarmUpGain, limit: s.biasLimit(c), offsetMeasured: s.biasMeasured, coefficients: c)
         }
     }
@@ -214,6 +224,11 @@ func fixedFusionDecimatedStep(state s: inout FixedFusionState, coefficients c: F
             bias: &bias, reference: s.rest.stillMean, gain: restBiasGain, clip: s.biasLimit(c))
     }
     s.bias = bias
+    // magneticDt is magneticDtAtDecimation here (the span starts again); q6 has not changed
+    // since above (the bias does not enter it).
+    if magnetometerSampled, s.magneticDtAtDecimation >= s.gains.magneticMinimumInterval {
+        fixedFusionMagnetometerStep(state: &s, coefficients: c, attitude6D: attitude6D)
+    }
 }
 
 extension FixedFusionState {
@@ -231,6 +246,14 @@ extension FixedFusionState {
 /// like `fixedFusionDecimatedStep`.
 @usableFromInline @inline(never)
 func fixedFusionMagnetometerStep(state s: inout FixedFusionState, coefficients c: FixedFusionCoefficients) {
+    fixedFusionMagnetometerStep(state: &s, coefficients: c, attitude6D: s.unitAttitude6D)
+}
+
+/// The magnetometer step on `attitude6D`, q6 as of this sample (`unitAttitude6D`).
+@usableFromInline @inline(never)
+func fixedFusionMagnetometerStep(
+    state s: inout FixedFusionState, coefficients c: FixedFusionCoefficients, attitude6D: FixedQuaternion
+) {
     let magDt = s.magneticDt
     let mag = FixedFusionState.magneticMean(
         sum: s.magneticSum, count: s.magneticCount, magDt: magDt, gyro: s.lastGyro, negatedBiasQ26: s.negatedBiasQ26)
@@ -245,7 +268,6 @@ func fixedFusionMagnetometerStep(state s: inout FixedFusionState, coefficients c
     let turning = s.rest.gyroReference.stage2.squaredLengthQ48OfBounded >= c.magneticNewFieldMinRateSquared
     // The vertical bias learns once the inclination has settled and no rest measured the bias lately.
     let learnsBias = s.elapsed >= c.accelerometerTau && s.rest.sinceRest >= c.magneticBiasRestHold
-    let attitude6D = s.unitAttitude6D  // once: the heading's update is out of line
     let field6D = attitude6D.rotatedField(mag)
     if c.testsDeviceFixedField {
         s.heading.deviceFixed.update(
