@@ -194,8 +194,13 @@ func fixedFusionDecimatedStep(
     // q6 once for the turn and the in-motion part: the turn needs row 2 of R(q6) on every run,
     // the in-motion part rows 0 and 1 on every second one only.
     let attitude6D = s.unitAttitude6D
+    // Rows 0 and 1 of R(q6) only where the in-motion part ends its pair (see below).
+    let pairEnds = c.parameters.motionBiasEnabled && s.biasEstimator.pendingSpan != 0
+    let rows = pairEnds
+        ? attitude6D.unitRotationMatrix
+        : FixedMatrix3(row0: .zero, row1: .zero, row2: attitude6D.unitRotationRow2)
     if c.testsDeviceFixedField {
-        s.heading.deviceFixed.addTurn(rate: gyroMean - bias, up: attitude6D.unitRotationRow2, span: span)
+        s.heading.deviceFixed.addTurn(rate: gyroMean - bias, up: rows.row2, span: span)
     }
     // The in-motion part on every second run, on the pair's corrections and span.
     if c.parameters.motionBiasEnabled {
@@ -213,7 +218,7 @@ func fixedFusionDecimatedStep(
             let pairWarmUpGain = warmUpGain > 0 ? ((pairSpan &<< 30) &+ s.elapsed / 2) / s.elapsed : 0
             s.biasEstimator.update(
                 bias: &bias, isAtRest: s.rest.isAtRest, correction: pairCorrection,
-                rows: attitude6D.unitRotationMatrix, span: pairSpan, stageGain: s.gains.motionBiasStage,
+                rows: rows, span: pairSpan, stageGain: s.gains.motionBiasStage,
                 warmUpGain: pairWarmUpGain, limit: s.biasLimit(c), offsetMeasured: s.biasMeasured, coefficients: c)
         }
     }
