@@ -61,6 +61,11 @@ public struct FixedFusionState: Sendable, Equatable {
     public var rest = FixedRestDetector()
     public var heading: FixedHeadingCorrection
 
+    /// q6 as the last decimated step formed it (`unitAttitude6D` after its inclination
+    /// correction): the magnetometer step on that same sample (`decimation.span` = 0 then)
+    /// takes it instead of forming it again. Written on decimated samples only.
+    public var attitude6DAtDecimation = FixedQuaternion.identity
+
     /// The last inputs, for the outputs (Q16.16 rad/s; g, Core Motion sign).
     public var lastGyro = FixedVector3<Q16>.zero
     public var lastAccel = FixedVector3<Q16>.zero

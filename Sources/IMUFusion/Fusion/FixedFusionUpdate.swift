@@ -93,7 +93,7 @@ public func fixedFusionUpdate(
     // Counted down here, where it is compared: one decrement of memory, no register.
     s.decimation.remaining &-= 1
     if s.decimation.remaining <= 0 {
-        // The magnetometer step, when due on this sample, runs at its end (on the q6 it formed).
+        // The magnetometer step, when due on this sample, runs at its end.
         fixedFusionDecimatedStep(state: &s, coefficients: c, magnetometerSampled: mag != nil)
     }
     // (After a magnetometer step in `fixedFusionDecimatedStep`, magneticDt is 0 here.)
@@ -131,15 +131,27 @@ func fixedFusionRefreshGains(state s: inout FixedFusionState, coefficients c: Fi
 
 /// The decimated parts, every `gains.biasDecimation`-th sample, in the reference's order: the
 /// rest test (on this sample's `lastGyro` and `lastAccel` against the references), the
-/// inclination correction on the mean inertial force, the in-motion bias step; then the
-/// magnetometer step when a sample came (`magnetometerSampled`) and it is due, as
-/// `fixedFusionUpdate` would run it next, on this step's q6 (the decimation and the magnetometer's
-/// cadence coincide at a steady rate: both every `biasDecimation`-th sample).
+/// inclination correction on the mean inertial force, the in-motion bias step
+/// (`fixedFusionDecimatedParts`); then the magnetometer step when a sample came
+/// (`magnetometerSampled`) and it is due, as `fixedFusionUpdate` would run it next: at a steady
+/// rate both run every `biasDecimation`-th sample, on the same one, and the magnetometer step
+/// takes the q6 formed there (`attitude6DAtDecimation`). The parts' frame is gone before the
+/// magnetometer step's (the firmware's stack does not hold both).
 /// Out of line: the per-sample path stays short.
 @usableFromInline @inline(never)
 func fixedFusionDecimatedStep(
     state s: inout FixedFusionState, coefficients c: FixedFusionCoefficients, magnetometerSampled: Bool
 ) {
+    fixedFusionDecimatedParts(state: &s, coefficients: c)
+    // magneticDt is magneticDtAtDecimation here (the span starts again).
+    if magnetometerSampled, s.magneticDtAtDecimation >= s.gains.magneticMinimumInterval {
+        fixedFusionMagnetometerStep(state: &s, coefficients: c)
+    }
+}
+
+/// The decimated parts themselves (see `fixedFusionDecimatedStep`).
+@usableFromInline @inline(never)
+func fixedFusionDecimatedParts(state s: inout FixedFusionState, coefficients c: FixedFusionCoefficients) {
     if s.decimation.groupPhase > 0 { s.decimation.endGroup(attitude: s.gyroAttitude) }
     // What the parts below need of the sums and the gains, as means and scalars: no copy of
     // either struct (a memcpy and a block move per run).
@@ -194,6 +206,7 @@ func fixedFusionDecimatedStep(
     // q6 once for the turn and the in-motion part: the turn needs row 2 of R(q6) on every run,
     // the in-motion part rows 0 and 1 on every second one only.
     let attitude6D = s.unitAttitude6D
+    s.attitude6DAtDecimation = attitude6D
     // Rows 0 and 1 of R(q6) only where the in-motion part ends its pair (see below).
     let pairEnds = c.parameters.motionBiasEnabled && s.biasEstimator.pendingSpan != 0
     let rows = pairEnds
@@ -229,11 +242,6 @@ func fixedFusionDecimatedStep(
             bias: &bias, reference: s.rest.stillMean, gain: restBiasGain, clip: s.biasLimit(c))
     }
     s.bias = bias
-    // magneticDt is magneticDtAtDecimation here (the span starts again); q6 has not changed
-    // since above (the bias does not enter it).
-    if magnetometerSampled, s.magneticDtAtDecimation >= s.gains.magneticMinimumInterval {
-        fixedFusionMagnetometerStep(state: &s, coefficients: c, attitude6D: attitude6D)
-    }
 }
 
 extension FixedFusionState {
@@ -251,14 +259,10 @@ extension FixedFusionState {
 /// like `fixedFusionDecimatedStep`.
 @usableFromInline @inline(never)
 func fixedFusionMagnetometerStep(state s: inout FixedFusionState, coefficients c: FixedFusionCoefficients) {
-    fixedFusionMagnetometerStep(state: &s, coefficients: c, attitude6D: s.unitAttitude6D)
-}
-
-/// The magnetometer step on `attitude6D`, q6 as of this sample (`unitAttitude6D`).
-@usableFromInline @inline(never)
-func fixedFusionMagnetometerStep(
-    state s: inout FixedFusionState, coefficients c: FixedFusionCoefficients, attitude6D: FixedQuaternion
-) {
+    // q6 of this sample: the decimated step's when it ran on it (the span starts again there,
+    // and every sample adds dt > 0 to it), else formed here. Nothing between that step and this
+    // one changes the inclination or the gyro attitude.
+    let attitude6D = s.decimation.span == 0 ? s.attitude6DAtDecimation : s.unitAttitude6D
     let magDt = s.magneticDt
     let mag = FixedFusionState.magneticMean(
         sum: s.magneticSum, count: s.magneticCount, magDt: magDt, gyro: s.lastGyro, negatedBiasQ26: s.negatedBiasQ26)
