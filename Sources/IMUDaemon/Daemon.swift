@@ -101,8 +101,6 @@ public final class Daemon: @unchecked Sendable {
             runner = try ActionRunner(
                 rules: rules.rules, chip: gpio.chip, headerPins: gpio.headerPins, commandLimits: rules.commandLimits,
                 onPulseEnd: Self.tellPulseEnd(to: news))
-        } catch let error as DaemonError {
-            throw error
         } catch {
             throw DaemonError("\(error)")
         }
