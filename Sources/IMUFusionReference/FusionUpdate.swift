@@ -94,11 +94,12 @@ public func update(
     // spaced samples (the lag over at most 1/8 s of magDt), and a field fixed in the world turns
     // in device axes as dm/dt = −ω × m: m̄ turned by −θ, θ = (ω − b)·lag, to second order
     // (m̄ − θ × m̄ + ½ θ × (θ × m̄); to first order BROAD's trial 07, fast turns, lost 0.14°).
-    if let mag, isFinite(mag) {
-        s.magneticSum = s.magneticSum + mag
+    let sample = mag.flatMap { isFinite($0) ? $0 : nil }
+    if let sample {
+        s.magneticSum = s.magneticSum + sample
         s.magneticCount += 1
     }
-    if let mag, isFinite(mag), s.magneticDt >= s.gains.magneticMinimumInterval {
+    if sample != nil, s.magneticDt >= s.gains.magneticMinimumInterval {
         let magDt = s.magneticDt
         s.magneticDt = 0
         let n = Double(s.magneticCount)
