@@ -300,7 +300,7 @@ let package = Package(
             name: "IMUShareTests",
             dependencies: ["IMUShare", "IMUFrontEnd", "IMUEvents", "IMUGeometry", "IMUSensorProxy", "IMUEngine", "IMUDevices", "IMUTwin", "IMUDrivers", "IMUBus"]
         ),
-        .testTarget(name: "IMUCalibrationTests", dependencies: ["IMUCalibration", "IMUGeometry"]),
+        .testTarget(name: "IMUCalibrationTests", dependencies: ["IMUCalibration", "IMUGeometry", "IMULog"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The BROAD table and the speed ratio against VQF (issue 3, "Benchmarks"):
-#   1. VQF 2.1.2 (PyPI), default parameters, 9D and 6D, on every trial in ../shared/datasets/broad,
+#   1. VQF 2.1.2 (PyPI), default parameters, 9D and 6D, on every trial in ../shared/datasets/broad (or $IMU_BROAD_DATASET),
 #      scored with the BROAD metric in this run (Scripts/broad_vqf.py);
 #   2. the project's filter on the same trials through `imu bench broad --dataset DIR --json`;
 #   3. the per-trial table of both, the means, and the dataset README's published VQF figures;
@@ -40,7 +40,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-dataset=../shared/datasets/broad
+dataset=${IMU_BROAD_DATASET:-../shared/datasets/broad}
 if [ ! -d "$dataset" ]; then
     echo "bench-broad: $dataset is absent (BROAD trials are never in the repository): skipped"
     exit 0

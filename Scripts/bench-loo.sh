@@ -12,12 +12,13 @@
 # with its defaults (scored in the same way as bench-broad.sh does).
 #
 #     bash Scripts/bench-loo.sh        prints the table; caches in .build-broad/loo/
+#     IMU_BROAD_DATASET=DIR            the trials from DIR instead of ../shared/datasets/broad
 #
 # Needs what bench-broad.sh needs (python3 with venv, swift); exits 0 without the dataset.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-dataset=../shared/datasets/broad
+dataset=${IMU_BROAD_DATASET:-../shared/datasets/broad}
 if [ ! -d "$dataset" ]; then
     echo "bench-loo: $dataset is absent (BROAD trials are never in the repository): skipped"
     exit 0

@@ -4,7 +4,7 @@
 # bit-exact against the Linux build of the same sources, and measured beside x-io Fusion's C.
 #
 #   1. samples.bin: the excerpt (Firmware/make_samples.py; BROAD trial 30 from
-#      ../shared/datasets/broad, or a deterministic synthetic log when the dataset is absent),
+#      ../shared/datasets/broad or $IMU_BROAD_DATASET, or a deterministic synthetic log when the dataset is absent),
 #      written into OUTDIR, never into the repository.
 #   2. The firmware: IMUFusion, IMUGeometry, IMUBus and IMUDrivers as Embedded Swift modules
 #      plus Firmware/Sources (the 9D and 6D passes, the driver check), Firmware/Support
@@ -46,7 +46,7 @@ for tool in qemu-system-arm arm-none-eabi-gcc swiftc clang python3; do
 done
 
 # ---- 1. the samples
-python3 Firmware/make_samples.py ../shared/datasets/broad "$outdir/samples.bin" | tee "$outdir/samples.txt"
+python3 Firmware/make_samples.py "${IMU_BROAD_DATASET:-../shared/datasets/broad}" "$outdir/samples.bin" | tee "$outdir/samples.txt"
 
 # ---- 2. the firmware
 # Swift → LLVM IR (-O, Embedded) → object with clang's -ffunction-sections, so that the linker

@@ -9,11 +9,11 @@
 #         fetches into .build-broad), `FusionAhrsUpdate` inclusive, over its five passes.
 # Then both programs' best-of-5 times, interleaved RUNS times (default 5), and the ratio of
 # the best times. Needs valgrind, swiftc, gcc; run Scripts/bench-broad.sh once first (the sdist).
-# Usage: Scripts/fusion-callgrind.sh [RUNS]
+# Usage: Scripts/fusion-callgrind.sh [RUNS]   (IMU_BROAD_DATASET=DIR: the trial from DIR)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-5}
-trial=../shared/datasets/broad/07_undisturbed_fast_rotation_B.csv
+trial=${IMU_BROAD_DATASET:-../shared/datasets/broad}/07_undisturbed_fast_rotation_B.csv
 xio_dir=.build-broad/imufusion-1.3.3
 [ -f "$trial" ] || { echo "fusion-callgrind: $trial is absent"; exit 0; }
 [ -f "$xio_dir/Fusion/FusionAhrs.c" ] || { echo "fusion-callgrind: run Scripts/bench-broad.sh first ($xio_dir)" >&2; exit 1; }

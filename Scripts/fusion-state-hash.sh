@@ -3,10 +3,10 @@
 # Scripts/fusion-state-hash.swift with this checkout's Sources/IMUFusion (`swiftc -O -wmo`) and
 # prints the whole state's hashes on every BROAD trial (see the Swift file for the four runs).
 # Run it before and after a change; the output must not differ.
-# Usage: Scripts/fusion-state-hash.sh [DATASET_DIR]   (default ../shared/datasets/broad)
+# Usage: Scripts/fusion-state-hash.sh [DATASET_DIR]   (default $IMU_BROAD_DATASET, else ../shared/datasets/broad)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-dataset=${1:-../shared/datasets/broad}
+dataset=${1:-${IMU_BROAD_DATASET:-../shared/datasets/broad}}
 [ -d "$dataset" ] || { echo "fusion-state-hash: $dataset is absent"; exit 0; }
 out=.build-broad/state-hash
 mkdir -p "$out"

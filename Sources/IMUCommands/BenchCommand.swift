@@ -103,7 +103,7 @@ struct BenchBROADCommand: ParsableCommand {
         commandName: "broad",
         abstract: "Score the filter on the BROAD trials (RMSE of total, heading and inclination error, in degrees).",
         discussion: """
-            The dataset: ../shared/datasets/broad beside the repository, or --dataset DIR. The 9D run uses \
+            The dataset: --dataset DIR, else the folder IMU_BROAD_DATASET names, else ../shared/datasets/broad beside the repository. The 9D run uses \
             gyro, accelerometer and magnetometer; the 6D run leaves the magnetometer out (inclination only). \
             Scores: D. Laidig et al., "BROAD — A Benchmark for Robust Inertial Orientation Estimation", \
             Data 6(7), 2021 (CC BY 4.0).
@@ -191,13 +191,21 @@ struct BenchBROADCommand: ParsableCommand {
         return parameters
     }
 
-    func run() throws {
-        let chosen = try chosenParameters()
+    /// --dataset, else the folder IMU_BROAD_DATASET names, else the one beside the repository.
+    func datasetFolder(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> String {
+        if let dataset { return dataset }
         let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().path
-        guard let folder = dataset ?? BROADDataset.directory(besideRepository: repository) else {
-            throw CommandError("no BROAD dataset: give --dataset DIR (the folder of trial CSVs)")
+        if let folder = BROADDataset.directory(besideRepository: repository, environment: environment) { return folder }
+        if let named = environment[BROADDataset.environmentVariable], !named.isEmpty {
+            throw CommandError("no BROAD dataset: \(BROADDataset.environmentVariable)=\(named) is not a folder")
         }
+        throw CommandError("no BROAD dataset: give --dataset DIR (the folder of trial CSVs)")
+    }
+
+    func run() throws {
+        let chosen = try chosenParameters()
+        let folder = try datasetFolder()
         let paths: [String]
         paths = try CommandError.wrapping { try BROADDataset.trialPaths(in: folder) }
         guard !paths.isEmpty else { throw CommandError("no trial CSVs in \(folder)") }

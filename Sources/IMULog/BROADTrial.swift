@@ -101,12 +101,23 @@ public struct BROADTrial: Sendable {
     }
 }
 
-/// The folder of BROAD trials, `../shared/datasets/broad` beside the repository.
+/// The folder of BROAD trials, `../shared/datasets/broad` beside the repository, or the folder
+/// `IMU_BROAD_DATASET` names (a checkout elsewhere, e.g. a git worktree; the scripts read it too).
 public enum BROADDataset {
-    /// The dataset folder for the repository at `repositoryRoot`, or nil when it is absent
-    /// (benchmarks and tests then skip with a message).
-    public static func directory(besideRepository repositoryRoot: String) -> String? {
-        let path = URL(fileURLWithPath: repositoryRoot).appendingPathComponent("../shared/datasets/broad").standardized.path
+    /// The environment variable that names the dataset folder instead of the default.
+    public static let environmentVariable = "IMU_BROAD_DATASET"
+
+    /// The dataset folder for the repository at `repositoryRoot` (`environment`'s
+    /// `IMU_BROAD_DATASET` when set and not empty), or nil when it is absent (benchmarks and
+    /// tests then skip with a message).
+    public static func directory(besideRepository repositoryRoot: String,
+                                 environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+        let path: String
+        if let named = environment[environmentVariable], !named.isEmpty {
+            path = URL(fileURLWithPath: named).standardized.path
+        } else {
+            path = URL(fileURLWithPath: repositoryRoot).appendingPathComponent("../shared/datasets/broad").standardized.path
+        }
         var isDirectory: ObjCBool = false
         return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue ? path : nil
     }

@@ -1,17 +1,19 @@
 import Foundation
 import IMUGeometry
+import IMULog
 import Testing
 @testable import IMUCalibration
 
 /// Real magnetometer data: the shared BROAD trials (Laidig, Caruso, Cereatti, Seel, "BROAD —
 /// A Benchmark for Robust Inertial Orientation Estimation", Data 6(7), 2021, CC BY 4.0),
-/// read in place from ../shared/datasets/broad and skipped when that is absent.
+/// read in place from ../shared/datasets/broad (or $IMU_BROAD_DATASET) and skipped when that is absent.
 struct BROADMagnetometerTests {
     static let directory: String = {
         // Tests/IMUCalibrationTests/this file → the package root → ../shared/datasets/broad
-        var url = URL(fileURLWithPath: #filePath)
-        for _ in 0..<3 { url.deleteLastPathComponent() }
-        return url.deletingLastPathComponent().appendingPathComponent("shared/datasets/broad").path
+        var root = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { root.deleteLastPathComponent() }
+        return BROADDataset.directory(besideRepository: root.path)
+            ?? root.appendingPathComponent("../shared/datasets/broad").standardized.path
     }()
 
     static var available: Bool { FileManager.default.fileExists(atPath: directory + "/02_undisturbed_slow_rotation_B.csv") }

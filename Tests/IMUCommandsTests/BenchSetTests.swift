@@ -45,4 +45,19 @@ import Testing
         let unknown = try BenchBROADCommand.parse(["--filter", "reference", "--set", "motion-bias-colour=1"])
         #expect(throws: CommandError.self) { try unknown.chosenParameters() }
     }
+
+    /// The dataset: --dataset first, then IMU_BROAD_DATASET; a variable naming no folder is
+    /// named in the error rather than passed over.
+    @Test func theDatasetFolderComesFromTheOptionThenTheEnvironment() throws {
+        let given = try BenchBROADCommand.parse(["--dataset", "/data/broad"])
+        #expect(try given.datasetFolder(environment: ["IMU_BROAD_DATASET": "/elsewhere"]) == "/data/broad")
+        let named = try BenchBROADCommand.parse([])
+        #expect(try named.datasetFolder(environment: ["IMU_BROAD_DATASET": "/tmp/."]) == "/tmp")
+        do {
+            _ = try named.datasetFolder(environment: ["IMU_BROAD_DATASET": "/nonexistent/broad"])
+            Issue.record("a missing IMU_BROAD_DATASET folder was accepted")
+        } catch let error as CommandError {
+            #expect("\(error)".contains("IMU_BROAD_DATASET=/nonexistent/broad is not a folder"))
+        }
+    }
 }

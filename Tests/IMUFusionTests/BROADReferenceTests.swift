@@ -10,9 +10,10 @@ import Testing
 /// Data: Laidig, Caruso, Cereatti, Seel, "BROAD — A Benchmark for Robust Inertial Orientation
 /// Estimation", Data 6(7), 2021 (CC BY 4.0).
 @Suite struct BROADReferenceTests {
-    static let folder = URL(fileURLWithPath: #filePath)
+    static let packageRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("shared/datasets/broad")
+    static let folder = URL(fileURLWithPath: BROADDataset.directory(besideRepository: packageRoot.path)
+        ?? packageRoot.appendingPathComponent("../shared/datasets/broad").standardized.path)
 
     /// VQF 2.1.2's 9D total RMSE per trial (dataset README), in file order.
     static let vqfTotal = [1.38, 1.00, 1.75, 1.80, 0.73, 2.31, 0.81, 1.55, 6.73, 2.57, 7.67, 3.35]

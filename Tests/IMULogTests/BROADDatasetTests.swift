@@ -26,6 +26,20 @@ import Testing
 
     @Test("no dataset folder beside a repository that has none")
     func absentFolder() {
-        #expect(BROADDataset.directory(besideRepository: "/nonexistent/repository") == nil)
+        #expect(BROADDataset.directory(besideRepository: "/nonexistent/repository", environment: [:]) == nil)
+    }
+
+    @Test("IMU_BROAD_DATASET names the folder instead; empty means unset, a missing folder is absent")
+    func folderNamedByTheEnvironment() throws {
+        let folder = FileManager.default.temporaryDirectory
+            .appendingPathComponent("imu-broad-dataset-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let key = BROADDataset.environmentVariable
+        #expect(BROADDataset.directory(besideRepository: "/nonexistent/repository",
+                                       environment: [key: folder.path + "/."]) == folder.standardized.path)
+        #expect(BROADDataset.directory(besideRepository: "/nonexistent/repository", environment: [key: ""]) == nil)
+        #expect(BROADDataset.directory(besideRepository: Self.repositoryRoot,
+                                       environment: [key: folder.path + "/absent"]) == nil)
     }
 }
