@@ -239,7 +239,7 @@ let package = Package(
         .testTarget(
             name: "IMUEngineTests",
             dependencies: [
-                "IMUEngine", "IMUDevices", "IMUTwin", "IMUBus", "IMUDrivers", "IMUEvents", "IMUFormats", "IMUDaemon", "IMUWeb", "IMUFrontEnd",
+                "IMUEngine", "IMUDevices", "IMUTwin", "IMUBus", "IMUDrivers", "IMUEvents", "IMUFormats", "IMUDaemon", "IMUWeb", "IMUFrontEnd", "IMUConfigFile",
                 "IMUBoards", "IMUMotion", "IMUCalibration", "IMUGeometry", .product(name: "Logging", package: "swift-log"),
             ]
         ),

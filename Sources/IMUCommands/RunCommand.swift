@@ -124,7 +124,8 @@ struct RunCommand: ParsableCommand {
     func serve(log: Logger) throws {
         if mqttForget {
             // Only the topics are needed: no IMU is opened (it may be gone, or held by the daemon).
-            guard let mqttSettings = try CommandError.wrapping({ try MQTTSettings.resolve(rulesFile: rulesFile, url: mqtt) }) else {
+            let file = try rulesFile.map { path in try CommandError.wrapping { try ConfigurationFile.read(path) } }
+            guard let mqttSettings = try CommandError.wrapping({ try MQTTSettings.resolve(rulesFile: file, url: mqtt) }) else {
                 throw CommandError("--mqtt-forget needs --mqtt URL or an [mqtt] table in \(rulesFile ?? "the rules file (--config FILE)")")
             }
             do {
@@ -161,14 +162,16 @@ struct RunCommand: ParsableCommand {
     }
 
     /// The front ends asked for, in the order they start: the dashboard and MQTT (required: a
-    /// daemon that cannot serve them does not start), then the socket and D-Bus.
+    /// daemon that cannot serve them does not start), then the socket and D-Bus. Their tables come
+    /// from one reading of the rules file.
     func frontEnds() throws -> [any FrontEnd] {
         var frontEnds: [any FrontEnd] = []
-        let http = try CommandError.wrapping { try HTTPSettings.resolve(rulesFile: rulesFile ?? "", listen: self.http, readFile: rulesFile != nil) }
+        let file = try rulesFile.map { path in try CommandError.wrapping { try ConfigurationFile.read(path) } }
+        let http = try CommandError.wrapping { try HTTPSettings.resolve(rulesFile: file, listen: self.http) }
         if let http { frontEnds.append(DashboardFrontEnd(settings: http)) }
-        if let settings = try CommandError.wrapping({ try MQTTSettings.resolve(rulesFile: rulesFile, url: mqtt) }) {
+        if let settings = try CommandError.wrapping({ try MQTTSettings.resolve(rulesFile: file, url: mqtt) }) {
             frontEnds.append(MQTTFrontEnd(settings: settings, softwareVersion: IMUVersion.current, configurationURL: http?.reachableURL))
         }
-        return frontEnds + (try share.frontEnds(config: rulesFile))
+        return frontEnds + (try share.frontEnds(config: file))
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import ArgumentParser
+import IMUConfigFile
 import IMUFrontEnd
 import IMUSensorProxy
 import IMUShare
@@ -29,11 +30,11 @@ struct ShareOptions: ParsableArguments {
     /// What was asked for: the rules file's `[socket]` and `[dbus]` tables (checked, file:line),
     /// the command line's options over them. Trouble starting either is a warning and the
     /// daemon runs without that front end (its rules and MQTT do not depend on them).
-    func frontEnds(config: String?) throws -> [any FrontEnd] {
+    func frontEnds(config: ConfigurationFile?) throws -> [any FrontEnd] {
         let socketFile: SocketFileSettings, dbusFile: DBusFileSettings
         do {
-            socketFile = try config.map { try SocketFileSettings.load(fromConfigFile: $0) } ?? SocketFileSettings()
-            dbusFile = try config.map { try DBusFileSettings.load(fromConfigFile: $0) } ?? DBusFileSettings()
+            socketFile = try config.map { try SocketFileSettings.load(from: $0) } ?? SocketFileSettings()
+            dbusFile = try config.map { try DBusFileSettings.load(from: $0) } ?? DBusFileSettings()
         } catch {
             throw CommandError("\(error)")
         }

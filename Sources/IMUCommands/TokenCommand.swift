@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import IMUConfigFile
 import IMUWeb
 
 /// `imu token`: the dashboard's token and a one-time sign-in link, for whoever may read the
@@ -48,7 +49,8 @@ struct TokenCommand: ParsableCommand {
         print("token: \(token.value)")
         print("kept in: \(token.path)")
         let haveFile = FileManager.default.fileExists(atPath: config)
-        guard let settings = try CommandError.wrapping({ try HTTPSettings.resolve(rulesFile: config, listen: http, readFile: haveFile) }) else {
+        let file = haveFile ? try CommandError.wrapping { try ConfigurationFile.read(config) } : nil
+        guard let settings = try CommandError.wrapping({ try HTTPSettings.resolve(rulesFile: file, listen: http) }) else {
             let why = haveFile ? "\(config) has no [http] table" : "there is no \(config)"
             print("no sign-in link: \(why); name the dashboard with --http HOST:PORT or --config RULES")
             return

@@ -5,8 +5,8 @@ import IMUFrontEnd
 extension MQTTSettings {
     /// The `[mqtt]` table of a rules file, checked like the rest of it (file:line:column and what
     /// was expected), or nil when the file has none. `hostName` gives the default device id.
-    public static func load(fromConfigFile path: String, hostName: String = ProcessInfo.processInfo.hostName) throws(ConfigFileError) -> MQTTSettings? {
-        try parse(try readConfigurationText(path, what: "rules file"), file: path, hostName: hostName)
+    public static func load(from file: ConfigurationFile, hostName: String = ProcessInfo.processInfo.hostName) throws(ConfigFileError) -> MQTTSettings? {
+        try parse(file.text, file: file.path, hostName: hostName)
     }
 
     public static func parse(_ text: String, file: String, hostName: String) throws(ConfigFileError) -> MQTTSettings? {
@@ -117,10 +117,10 @@ struct MQTTTableDecoder: TOMLTableDecoder {
 extension MQTTSettings {
     /// What the daemon publishes with: `[mqtt]` of the rules file (checked, file:line), its
     /// broker replaced by `--mqtt URL` (which alone also turns MQTT on); nil when neither is given.
-    public static func resolve(rulesFile: String?, url: String?) throws(FrontEndError) -> MQTTSettings? {
+    public static func resolve(rulesFile: ConfigurationFile?, url: String?) throws(FrontEndError) -> MQTTSettings? {
         var mqtt: MQTTSettings?
         do {
-            if let rulesFile { mqtt = try MQTTSettings.load(fromConfigFile: rulesFile) }
+            if let rulesFile { mqtt = try MQTTSettings.load(from: rulesFile) }
         } catch {
             throw FrontEndError("\(error)")
         }

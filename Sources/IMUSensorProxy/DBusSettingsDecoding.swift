@@ -17,8 +17,8 @@ public struct DBusFileSettings: Equatable, Sendable {
 
     /// The table of a rules file, checked like the rest of it (file:line:column and what was
     /// expected); the default when it has none.
-    public static func load(fromConfigFile path: String) throws(ConfigFileError) -> DBusFileSettings {
-        try parse(try readConfigurationText(path, what: "rules file"), file: path)
+    public static func load(from file: ConfigurationFile) throws(ConfigFileError) -> DBusFileSettings {
+        try parse(file.text, file: file.path)
     }
 
     public static func parse(_ text: String, file: String) throws(ConfigFileError) -> DBusFileSettings {

@@ -23,8 +23,8 @@ public struct SocketFileSettings: Equatable, Sendable {
 
     /// The table of a rules file, checked like the rest of it (file:line:column and what was
     /// expected); the defaults when it has none.
-    public static func load(fromConfigFile path: String) throws(ConfigFileError) -> SocketFileSettings {
-        try parse(try readConfigurationText(path, what: "rules file"), file: path)
+    public static func load(from file: ConfigurationFile) throws(ConfigFileError) -> SocketFileSettings {
+        try parse(file.text, file: file.path)
     }
 
     public static func parse(_ text: String, file: String) throws(ConfigFileError) -> SocketFileSettings {

@@ -3,8 +3,8 @@ import IMUConfigFile
 extension HTTPSettings {
     /// The `[http]` table of a rules file, checked like the rest of it (file:line:column and what
     /// was expected), or nil when the file has none.
-    public static func load(fromConfigFile path: String) throws(ConfigFileError) -> HTTPSettings? {
-        try parse(try readConfigurationText(path, what: "rules file"), file: path)
+    public static func load(from file: ConfigurationFile) throws(ConfigFileError) -> HTTPSettings? {
+        try parse(file.text, file: file.path)
     }
 
     public static func parse(_ text: String, file: String, listenGiven: Bool = false) throws(ConfigFileError) -> HTTPSettings? {
@@ -13,8 +13,8 @@ extension HTTPSettings {
 
     /// What the daemon serves: `[http]` of the rules file with `listen` replaced by `--http`,
     /// which may also stand for a `listen` the table leaves out, or for the whole table. nil: off.
-    /// `readFile`: false when there is no rules file to read (`imu token` without one).
-    public static func resolve(rulesFile: String, listen override: String?, readFile: Bool = true) throws(HTTPSettingsError) -> HTTPSettings? {
+    /// `rulesFile`: nil when there is none (`imu token` without one).
+    public static func resolve(rulesFile: ConfigurationFile?, listen override: String?) throws(HTTPSettingsError) -> HTTPSettings? {
         var address: (host: String, port: Int)?
         if let override {
             switch parseAddress(override) {
@@ -23,9 +23,9 @@ extension HTTPSettings {
             }
         }
         var settings: HTTPSettings?
-        if readFile {
+        if let rulesFile {
             do {
-                settings = try parse(try readConfigurationText(rulesFile, what: "rules file"), file: rulesFile, listenGiven: address != nil)
+                settings = try parse(rulesFile.text, file: rulesFile.path, listenGiven: address != nil)
             } catch {
                 throw .init(description: "\(error)")
             }

@@ -1,6 +1,7 @@
 import Foundation
 import IMUBoards
 import IMUDaemon
+import IMUConfigFile
 import IMUDevices
 import IMUTwin
 import IMUWeb
@@ -41,7 +42,7 @@ import Testing
             settings.duration = 0.5
             settings.calibrationSearchPath = []
             let daemon = try Daemon(settings: settings, device: device, gpio: try device.headerGPIO(), log: Logger(label: "test") { _ in journal })
-            let http = try #require(try HTTPSettings.resolve(rulesFile: rules, listen: "127.0.0.1:\(Self.freePort())"))
+            let http = try #require(try HTTPSettings.resolve(rulesFile: try .read(rules), listen: "127.0.0.1:\(Self.freePort())"))
             daemon.frontEnds = [DashboardFrontEnd(settings: http, stateDirectory: work + "/state")]
             try daemon.run()
             let token = try String(contentsOfFile: work + "/state/http-token", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)

@@ -67,10 +67,10 @@ import Testing
     @Test func theOptionFillsATableWithoutListen() throws {
         let path = try Self.rules("[http]\nallow-control = true\nmax-clients = 3\n")
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let settings = try #require(try HTTPSettings.resolve(rulesFile: path, listen: "127.0.0.1:8123"))
+        let settings = try #require(try HTTPSettings.resolve(rulesFile: try .read(path), listen: "127.0.0.1:8123"))
         #expect(settings.host == "127.0.0.1" && settings.port == 8123 && settings.allowControl && settings.maxClients == 3)
         // Without the option the table still needs its listen, said with file and line.
-        let error = try #require(throws: HTTPSettingsError.self) { try HTTPSettings.resolve(rulesFile: path, listen: nil) }
+        let error = try #require(throws: HTTPSettingsError.self) { try HTTPSettings.resolve(rulesFile: try .read(path), listen: nil) }
         #expect(error.description.contains(path) && error.description.contains("missing required key `listen`"))
     }
 
@@ -78,15 +78,15 @@ import Testing
         let withListen = try Self.rules("[http]\nlisten = \"0.0.0.0:80\"\n")
         let without = try Self.rules("[[rule]]\nname = \"x\"\n")
         defer { for p in [withListen, without] { try? FileManager.default.removeItem(atPath: p) } }
-        #expect(try HTTPSettings.resolve(rulesFile: withListen, listen: "[::1]:8080")?.host == "::1")
-        #expect(try HTTPSettings.resolve(rulesFile: withListen, listen: nil)?.port == 80)
-        #expect(try HTTPSettings.resolve(rulesFile: without, listen: "127.0.0.1:9")?.port == 9)
-        #expect(try HTTPSettings.resolve(rulesFile: without, listen: nil) == nil)
-        let bad = try #require(throws: HTTPSettingsError.self) { try HTTPSettings.resolve(rulesFile: without, listen: "pi.local:80") }
+        #expect(try HTTPSettings.resolve(rulesFile: try .read(withListen), listen: "[::1]:8080")?.host == "::1")
+        #expect(try HTTPSettings.resolve(rulesFile: try .read(withListen), listen: nil)?.port == 80)
+        #expect(try HTTPSettings.resolve(rulesFile: try .read(without), listen: "127.0.0.1:9")?.port == 9)
+        #expect(try HTTPSettings.resolve(rulesFile: try .read(without), listen: nil) == nil)
+        let bad = try #require(throws: HTTPSettingsError.self) { try HTTPSettings.resolve(rulesFile: try .read(without), listen: "pi.local:80") }
         #expect(bad.description.hasPrefix("--http must name") && bad.description.contains("pi.local:80"))
         // A listen that is there is checked, even when the option replaces it.
         let wrong = try Self.rules("[http]\nlisten = \"nowhere\"\n")
         defer { try? FileManager.default.removeItem(atPath: wrong) }
-        #expect(throws: HTTPSettingsError.self) { try HTTPSettings.resolve(rulesFile: wrong, listen: "127.0.0.1:9") }
+        #expect(throws: HTTPSettingsError.self) { try HTTPSettings.resolve(rulesFile: try .read(wrong), listen: "127.0.0.1:9") }
     }
 }
