@@ -6,8 +6,12 @@
 #
 #     bash Scripts/bench-synthetic.sh [SEED]      default seed 28 (the tests' seed)
 #
-# IMU=path/to/imu uses that binary instead of building the release one. Caches (gitignored) in
-# .build-broad/: the venv with vqf and numpy, the trials in synthetic-SEED/.
+# IMU=path/to/imu uses that binary instead of building the release one. GYRO_SENSITIVITY=PERCENT
+# draws the gyro sensitivities within ±PERCENT instead of the generator's default ±0.3 % (the
+# same trials otherwise; issue 28 measures ±2 %); its trials go to synthetic-SEED-sPERCENT/.
+# IMU_SET="NAME=VALUE ..." adds `--set NAME=VALUE` for each to the cores' runs, FILTERS="reference"
+# runs only that core (the reference's experiments are refused by the fixed core). Caches
+# (gitignored) in .build-broad/: the venv with vqf and numpy, the trials in synthetic-SEED/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -35,13 +39,25 @@ if [ -z "$imu" ]; then
     imu=.build/release/imu
 fi
 
-trials=$cache/synthetic-$seed
+sensitivity=${GYRO_SENSITIVITY:-}
+name=synthetic-$seed
+if [ -n "$sensitivity" ]; then
+    case $sensitivity in
+        *[!0-9.]*|.|*.*.*) echo "bench-synthetic: GYRO_SENSITIVITY: expected a percentage, got \"$sensitivity\"" >&2; exit 2 ;;
+    esac
+    name=$name-s$sensitivity
+fi
+settings=()
+for setting in ${IMU_SET:-}; do
+    settings+=(--set "$setting")
+done
+trials=$cache/$name
 rm -rf "$trials"
-"$python" Scripts/synthetic_broad.py "$trials" "$seed"
-"$python" Scripts/broad_vqf.py vqf "$trials" "$cache/synthetic-$seed-vqf.json"
-for filter in fixed reference; do
-    "$imu" bench broad --dataset "$trials" --filter "$filter" --json >"$cache/synthetic-$seed-$filter.json"
-    echo "== $filter core vs VQF 2.1.2 (seed $seed)"
-    "$python" Scripts/broad_vqf.py table "$trials" "$cache/synthetic-$seed-vqf.json" "$cache/synthetic-$seed-$filter.json" \
+"$python" Scripts/synthetic_broad.py "$trials" "$seed" ${sensitivity:+"$sensitivity"}
+"$python" Scripts/broad_vqf.py vqf "$trials" "$cache/$name-vqf.json"
+for filter in ${FILTERS:-fixed reference}; do
+    "$imu" bench broad --dataset "$trials" --filter "$filter" --json ${settings[@]+"${settings[@]}"} >"$cache/$name-$filter.json"
+    echo "== $filter core vs VQF 2.1.2 (seed $seed${sensitivity:+, sensitivities within ±$sensitivity %})"
+    "$python" Scripts/broad_vqf.py table "$trials" "$cache/$name-vqf.json" "$cache/$name-$filter.json" \
         | sed '/^goal:/d'
 done

@@ -2,7 +2,11 @@
 trial format (so `imu bench broad --dataset DIR` and `broad_vqf.py vqf DIR` score them exactly as
 they score BROAD) and, beside each, the same samples as a replay CSV (`imu replay`).
 
-    synthetic_broad.py DIR [SEED]     writes DIR/{A,B}_*.csv (BROAD) and DIR/replay/*.csv
+    synthetic_broad.py DIR [SEED [SENSITIVITY]]   writes DIR/{A,B}_*.csv (BROAD) and DIR/replay/*.csv
+
+SENSITIVITY: the gyro sensitivities' range in % (default 0.3: within ±0.3 % of nominal; the
+datasheets allow ±3 %, the real trials of issue 28's kinds behave like ±2 %). The random draws
+are the same whatever the range, so only the sensitivities differ from the default trials.
 
 (A) fast turns of several hundred °/s separated by rests; (B) a walk past a fixed magnetic
 dipole: the field's norm and dip change near it, then return. The truth is the attitude the
@@ -75,10 +79,11 @@ def dipole_field(position, dipole_position, moment):
 class Sensor:
     """BROAD-like IMU: offsets, sensitivities and noise fixed by the seed."""
 
-    def __init__(self, rng):
+    def __init__(self, rng, sensitivity_range=0.003):
         self.rng = rng
         self.gyro_offset = np.radians(rng.uniform(-0.4, 0.4, size=3))
-        self.gyro_scale = 1 + rng.uniform(-0.003, 0.003, size=3)
+        # The same draw whatever the range, so a wider range changes only the sensitivities.
+        self.gyro_scale = 1 + rng.uniform(-sensitivity_range, sensitivity_range, size=3)
 
     def row(self, q, omega, linear_accel_enu, field_enu):
         r_t = rotation_matrix(q).T  # ENU -> sensor
@@ -88,9 +93,9 @@ class Sensor:
         return gyr, acc, mag
 
 
-def fast_turns_with_rests(rng, bursts=10):
+def fast_turns_with_rests(rng, sensitivity_range, bursts=10):
     """(A) Bursts of 3–5 s of half-sine turns (peaks 300–800 °/s, random axes), rests of 4–8 s."""
-    sensor = Sensor(rng)
+    sensor = Sensor(rng, sensitivity_range)
     q = quat_mul(np.array([math.cos(0.6), 0, 0, math.sin(0.6)]), np.array([math.cos(0.15), math.sin(0.15), 0, 0]))
     lever = np.array([0.02, 0.01, 0.0])  # sensor 2 cm from the centre of the hand's turns
     rows = []
@@ -122,11 +127,11 @@ def fast_turns_with_rests(rng, bursts=10):
     return rows
 
 
-def walk_past_a_dipole(rng, passes=8):
+def walk_past_a_dipole(rng, sensitivity_range, passes=8):
     """(B) Carried back and forth along 4 m at 0.5 m/s past a magnet 0.25 m beside the path
     (the field's norm and dip change by tens of µT and degrees, then return), the device facing
     along the walk with a hand's wobble, turning round at each end, resting 2–4 s there."""
-    sensor = Sensor(rng)
+    sensor = Sensor(rng, sensitivity_range)
     dipole = np.array([0.0, 0.25, -0.1])
     moment = 3.0 * random_axis(rng)  # A·m²: up to ~30 µT at 0.27 m
     wobble = [(math.radians(rng.uniform(4, 10)), rng.uniform(0.5, 1.5), rng.uniform(0, 2 * math.pi), random_axis(rng))
@@ -193,17 +198,24 @@ def write_replay(rows, path, name):
 
 
 def main(argv):
-    if len(argv) not in (2, 3):
-        sys.exit(f"usage: {argv[0]} DIR [SEED]")
+    if len(argv) not in (2, 3, 4):
+        sys.exit(f"usage: {argv[0]} DIR [SEED [SENSITIVITY_PERCENT]]")
     out = Path(argv[1])
     try:
-        seed = int(argv[2]) if len(argv) == 3 else 28
+        seed = int(argv[2]) if len(argv) >= 3 else 28
     except ValueError:
         sys.exit(f"{argv[0]}: SEED: expected an integer, got {argv[2]!r}")
+    try:
+        sensitivity_percent = float(argv[3]) if len(argv) == 4 else 0.3
+    except ValueError:
+        sensitivity_percent = math.nan
+    if not 0 <= sensitivity_percent <= 10:
+        sys.exit(f"{argv[0]}: SENSITIVITY_PERCENT: expected a number from 0 to 10, got {argv[3]!r}")
+    sensitivity_range = 0.003 if len(argv) < 4 else sensitivity_percent / 100
     (out / "replay").mkdir(parents=True, exist_ok=True)
     rng = np.random.default_rng(seed)
     for name, make in (("A_fast_turns_with_rests", fast_turns_with_rests), ("B_walk_past_a_dipole", walk_past_a_dipole)):
-        rows = make(rng)
+        rows = make(rng, sensitivity_range)
         write_broad(rows, out / f"{name}.csv")
         write_replay(rows, out / "replay" / f"{name}.csv", name)
 

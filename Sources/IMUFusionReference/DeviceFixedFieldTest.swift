@@ -33,6 +33,22 @@ public struct DeviceFixedFieldTest: Sendable, Equatable {
     public var turned: Double = 0
     /// The last judged |Δdirection| / |Δψ|, for diagnostics.
     public var lastRatio: Double = 0
+    /// The turn since the anchor per device axis, ∫ω_i·u_i dt (rad; `GyroSensitivityEstimator`'s
+    /// regressor; summed only while that estimator is on).
+    public var turnedPerAxis = Vector3.zero
+    /// The turn about the horizontal axes since the anchor, as a rotation vector in the 6D frame
+    /// (rad, x and y; z unused): a gyro sensitivity error tilts the 6D frame by up to that much
+    /// times the error, which moves the field's direction (the estimator's noise).
+    public var turnedHorizontal = Vector3.zero
+
+    /// The sums from one quiet moment to the next: the field's direction change, the turn per
+    /// device axis and about the horizontal axes, and the verdict when the span was a turn judged.
+    public struct Span: Sendable, Equatable {
+        public var verdict: Verdict?
+        public var directionChange: Double
+        public var turnedPerAxis: Vector3
+        public var turnedHorizontal: Vector3
+    }
 
     public init() {}
 
@@ -40,24 +56,45 @@ public struct DeviceFixedFieldTest: Sendable, Equatable {
     @inline(__always)
     public mutating func addTurn(_ angle: Double) { turned += angle }
 
+    /// The same turn per device axis (rad: the bias-free rate times up, per axis, times the span),
+    /// and the turn about the 6D frame's horizontal axes (rad, z = 0).
+    @inline(__always)
+    public mutating func addTurn(perAxis turn: Vector3, horizontal: Vector3) {
+        turnedPerAxis += turn
+        turnedHorizontal += horizontal
+    }
+
     /// One magnetometer sample `field6D` (the field in the 6D frame); `quiet`: not turning.
-    public mutating func update(field6D m: Vector3, quiet: Bool, minTurn: Double, maxRatio: Double) {
+    /// Returns the span since the last quiet moment when this sample is a quiet one after it.
+    @discardableResult
+    public mutating func update(field6D m: Vector3, quiet: Bool, minTurn: Double, maxRatio: Double) -> Span? {
         let horizontalSquared = m.x * m.x + m.y * m.y
         // A field within ~6° of vertical (|m_h| ≤ 0.1·|m|) has no direction worth comparing: start again.
         guard 99 * horizontalSquared > m.z * m.z else {
             hasAnchor = false
-            return
+            return nil
         }
         if hasAnchor { directionChange += Self.angle(from: (lastHorizontalX, lastHorizontalY), to: (m.x, m.y)) }
         (lastHorizontalX, lastHorizontalY) = (m.x, m.y)
-        guard quiet else { return }
-        if hasAnchor && abs(turned) >= minTurn {
-            lastRatio = abs(directionChange) / abs(turned)
-            verdict = abs(directionChange) <= maxRatio * abs(turned) ? .fixedToEarth : .turnsWithDevice
+        guard quiet else { return nil }
+        var span: Span?
+        if hasAnchor {
+            var judged: Verdict?
+            if abs(turned) >= minTurn {
+                lastRatio = abs(directionChange) / abs(turned)
+                verdict = abs(directionChange) <= maxRatio * abs(turned) ? .fixedToEarth : .turnsWithDevice
+                judged = verdict
+            }
+            span = Span(
+                verdict: judged, directionChange: directionChange, turnedPerAxis: turnedPerAxis,
+                turnedHorizontal: turnedHorizontal)
         }
         hasAnchor = true
         directionChange = 0
         turned = 0
+        turnedPerAxis = .zero
+        turnedHorizontal = .zero
+        return span
     }
 
     /// The angle from a to b (rad, counter-clockwise positive) as 4(a × b)/|a + b|², clipped at ±π.

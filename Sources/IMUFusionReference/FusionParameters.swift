@@ -129,6 +129,30 @@ public struct FusionParameters: Sendable, Equatable {
     /// 0.09 with the sensitivity's 0.03 beside it.
     public var deviceFixedFieldMinTurn: Double = 90.0 * .pi / 180
 
+    /// Issue 28, sixth pass (0 = off): the gyro's sensitivity error per axis learnt from the
+    /// turns the device-fixed field test judges "fixed to the earth" (`GyroSensitivityEstimator`;
+    /// needs `deviceFixedFieldMaxRatio` > 0), and the integrated rate divided by 1 + ŝ. This is the
+    /// prior's standard deviation (a fraction): the datasheets' ±3 % sensitivity tolerance
+    /// (MPU-6050 PS §6.1, LSM9DS1 DS Table 3, ICM-20948 DS Table 1) as three of them, 0.01.
+    public var gyroSensitivityPrior: Double = 0
+    /// The noise of one judged turn's direction change (rad): the direction is read at a quiet
+    /// moment at each end, where an inclination error of ~0.25° moves it ~0.6° at a 68° dip
+    /// (the test's 2.5° per degree), and the magnetometer step's mean (16 samples of 0.3 µT
+    /// against ~16 µT horizontal) another ~0.3°: √2 × 0.7° ≈ 1°.
+    public var gyroSensitivityDirectionNoise: Double = 1.0 * .pi / 180
+    /// ŝ stays within ±this per axis: the datasheets' tolerance (3 %).
+    public var gyroSensitivityLimit: Double = 0.03
+    /// A turn is learnt from once the device has been quiet this long after it (s; or turns
+    /// again first): the inclination corrects a tilt the turn left meanwhile, which moved the
+    /// field's direction. 0: at the verdict (the first quiet moment).
+    public var gyroSensitivitySettleDuration: Double = 0
+    /// Divide only the rate's part about the vertical by 1 + ŝ (what the earth turns measure),
+    /// leaving the tilt to the rate as read; false: every axis's rate.
+    public var gyroSensitivityVerticalOnly = false
+    /// The share (0…1) of the error the old ŝ made over a judged turn (h · Δŝ) taken back from
+    /// the heading at once at the verdict; 0 leaves it to the magnetometer.
+    public var gyroSensitivityTakeBack: Double = 0
+
     /// Magnetic disturbance rejection on or off.
     public var magneticRejectionEnabled = true
     /// Low-pass time constant of the current field norm and dip (smooths noise, not motion).

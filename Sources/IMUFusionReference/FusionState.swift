@@ -44,6 +44,8 @@ public struct FusionState: Sendable, Equatable {
     public var inclinationDecimation = InclinationDecimation()
     public var rest = RestDetector()
     public var heading: HeadingCorrection
+    /// The gyro's sensitivity error per axis (`FusionParameters.gyroSensitivityPrior` > 0).
+    public var sensitivity: GyroSensitivityEstimator
 
     /// The last inputs, for the outputs (rad/s; g, Core Motion sign).
     public var lastGyro = Vector3.zero
@@ -52,6 +54,7 @@ public struct FusionState: Sendable, Equatable {
     public init(parameters: FusionParameters = FusionParameters()) {
         heading = HeadingCorrection(parameters: parameters)
         biasEstimator = GyroBiasEstimator(parameters: parameters)
+        sensitivity = GyroSensitivityEstimator(prior: parameters.gyroSensitivityPrior)
     }
 
     /// Back to the start: the same as a new state (the gains are recomputed on the next update).

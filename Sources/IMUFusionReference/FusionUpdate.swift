@@ -36,7 +36,11 @@ public func update(
         gyro: gyro, specificForce: specificForce, dt: dt, gains: s.gains, warmUpGain: warmUpGain,
         biasCenter: s.biasCenter, parameters: p)
 
-    s.gyroAttitude = integrateRotation(s.gyroAttitude, rate: gyro - s.bias, dt: dt)
+    // With the sensitivity estimator on, the rate divided by 1 + ŝ per axis (the gyro reads
+    // (1 + s)·ω + offset).
+    let learnsSensitivity = p.gyroSensitivityPrior > 0 && p.deviceFixedFieldMaxRatio > 0
+    let rate = learnsSensitivity ? s.sensitivityCorrected(gyro - s.bias, parameters: p) : gyro - s.bias
+    s.gyroAttitude = integrateRotation(s.gyroAttitude, rate: rate, dt: dt)
 
     // At rest with a rate far (beyond restRelevelGap) from the estimate: an offset nobody
     // calibrated (or one that moved). The low-passed rate is the offset; the gyro frame has turned at the
@@ -87,6 +91,16 @@ public func update(
         let turn = up.dot(s.rest.lastGyroMean - biasBefore) * s.rest.lastSpan
         s.heading.turnedSinceMagnetometer += abs(turn)
         s.heading.deviceFixed.addTurn(turn)
+        if learnsSensitivity {
+            // The turn per device axis, of the rate the integration used (÷ (1 + ŝ)).
+            let mean = componentwise(s.rest.lastGyroMean - biasBefore, s.sensitivity.rateFactor)
+            // Rows 0 and 1 of R(q6): the rate about the 6D frame's horizontal axes.
+            let east = Vector3(1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y))
+            let north = Vector3(2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x))
+            s.heading.deviceFixed.addTurn(
+                perAxis: s.rest.lastSpan * componentwise(up, mean),
+                horizontal: s.rest.lastSpan * Vector3(east.dot(mean), north.dot(mean), 0))
+        }
     }
     s.magneticDt += dt
     // Every magnetometer sample is summed; the step runs on their mean, turned forward to this
@@ -114,9 +128,10 @@ public func update(
         let rate = s.rest.gyroReference.stage2
         let turning = rate.dot(rate) >= p.magneticNewFieldMinRate * p.magneticNewFieldMinRate
         if testsField {
-            s.heading.deviceFixed.update(
+            let span = s.heading.deviceFixed.update(
                 field6D: q6.rotate(mag), quiet: !turning, minTurn: p.deviceFixedFieldMinTurn,
                 maxRatio: p.deviceFixedFieldMaxRatio)
+            if learnsSensitivity { s.learnSensitivity(span: span, field6D: q6.rotate(mag), turning: turning, dt: magDt, parameters: p) }
         }
         let biasGain = s.heading.update(
             magEarth: (s.heading.heading * q6).rotate(mag), dt: magDt, gains: s.magneticGains, turning: turning,
@@ -128,6 +143,9 @@ public func update(
         }
     }
 }
+
+@inline(__always)
+func componentwise(_ a: Vector3, _ b: Vector3) -> Vector3 { Vector3(a.x * b.x, a.y * b.y, a.z * b.z) }
 
 @inline(__always)
 private func isFinite(_ v: Vector3) -> Bool { v.x.isFinite && v.y.isFinite && v.z.isFinite }

@@ -13,6 +13,9 @@ import Testing
             "--set", "motion-bias-sensitivity-error=1", "--set", "rest-restart-rate=100", "--set", "motion-bias-tau=20",
             "--set", "rest-restart-force=0.5", "--set", "heading-sensitivity-error=2", "--set", "heading-field-noise=5",
             "--set", "device-fixed-ratio=12", "--set", "device-fixed-turn=45",
+            "--set", "gyro-sensitivity-prior=1", "--set", "gyro-sensitivity-noise=2",
+            "--set", "gyro-sensitivity-take-back=50", "--set", "gyro-sensitivity-settle=4",
+            "--set", "gyro-sensitivity-vertical-only=1",
         ])
         let p = try #require(try command.chosenParameters())
         let degree = Double.pi / 180
@@ -26,6 +29,13 @@ import Testing
         #expect(abs(p.headingFieldNoise - 5 * degree) < 1e-15)
         #expect(abs(p.deviceFixedFieldMaxRatio - 0.12) < 1e-15)
         #expect(abs(p.deviceFixedFieldMinTurn - 45 * degree) < 1e-12)
+        #expect(abs(p.gyroSensitivityPrior - 0.01) < 1e-15)
+        #expect(abs(p.gyroSensitivityDirectionNoise - 2 * degree) < 1e-15)
+        #expect(abs(p.gyroSensitivityTakeBack - 0.5) < 1e-15)
+        #expect(p.gyroSensitivitySettleDuration == 4)
+        #expect(p.gyroSensitivityVerticalOnly)
+        // Off by default.
+        #expect(FusionParameters().gyroSensitivityPrior == 0 && !FusionParameters().gyroSensitivityVerticalOnly)
     }
 
     /// The device-fixed field test is in both cores: its settings reach the fixed core's
@@ -42,6 +52,10 @@ import Testing
     @Test func referenceExperimentsAreRefusedForTheFixedCore() throws {
         let command = try BenchBROADCommand.parse(["--set", "motion-bias-noise=1"])
         #expect(throws: CommandError.self) { try command.chosenParameters() }
+        for name in ["gyro-sensitivity-prior", "gyro-sensitivity-vertical-only"] {
+            let fixed = try BenchBROADCommand.parse(["--set", "\(name)=1"])
+            #expect(throws: CommandError.self) { try fixed.chosenParameters() }
+        }
         let unknown = try BenchBROADCommand.parse(["--filter", "reference", "--set", "motion-bias-colour=1"])
         #expect(throws: CommandError.self) { try unknown.chosenParameters() }
     }

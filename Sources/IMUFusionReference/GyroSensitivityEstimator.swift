@@ -1,0 +1,98 @@
+import IMUGeometry
+
+/// The gyro's sensitivity error per device axis, learnt from the turns the device-fixed field
+/// test shows to be in the earth's field (issue 28, sixth pass; on while
+/// `FusionParameters.gyroSensitivityPrior` > 0).
+///
+/// A gyro reading (1 + s_i)·ω_i on axis i turns the 6D frame about the vertical by
+/// Σ_i s_i·∫ω_i·u_i dt too much (u: the vertical in device axes). The earth's field does not
+/// turn, so its horizontal direction in the 6D frame moves by exactly that error:
+/// Δdirection = h · (s − ŝ) with the regressor h_i = ∫ω_i·u_i dt of the rate the filter
+/// integrated (already divided by 1 + ŝ). Each judged earth turn is one such measurement of s;
+/// a Kalman update with the datasheets' prior learns it, and the integration divides the rate
+/// by 1 + ŝ so the next turns carry less error. Pure arithmetic; the caller decides when a turn
+/// counts (only "fixed to the earth": a field that turns with the device says nothing about s).
+public struct GyroSensitivityEstimator: Sendable, Equatable {
+    /// ŝ per device axis (a fraction: the gyro reads 1 + ŝ times the rate).
+    public private(set) var estimate = Vector3.zero
+    /// What the integration multiplies the bias-free rate by: 1 / (1 + ŝ) per axis.
+    public private(set) var rateFactor = Vector3(1, 1, 1)
+    /// The covariance of ŝ (symmetric 3 × 3: xx, xy, xz, yy, yz, zz).
+    public private(set) var covariance: (xx: Double, xy: Double, xz: Double, yy: Double, yz: Double, zz: Double)
+    /// Earth turns learnt from, for diagnostics.
+    public private(set) var updates = 0
+    /// Turns whose direction change was too far from the prediction to be the gyro's.
+    public private(set) var rejected = 0
+
+    /// A turn judged "fixed to the earth" and the quiet spans after it, not yet learnt from.
+    public struct PendingTurn: Sendable, Equatable {
+        public var directionChange: Double
+        public var turnedPerAxis: Vector3
+        public var turnedHorizontal: Vector3
+        /// Time quiet since the verdict (s).
+        public var quiet: Double = 0
+
+        public init(_ span: DeviceFixedFieldTest.Span) {
+            directionChange = span.directionChange
+            turnedPerAxis = span.turnedPerAxis
+            turnedHorizontal = span.turnedHorizontal
+        }
+
+        mutating func add(_ span: DeviceFixedFieldTest.Span, quiet dt: Double) {
+            directionChange += span.directionChange
+            turnedPerAxis += span.turnedPerAxis
+            turnedHorizontal += span.turnedHorizontal
+            quiet += dt
+        }
+    }
+    public var pending: PendingTurn?
+
+    public init(prior: Double = 0) {
+        let v = prior * prior
+        covariance = (v, 0, 0, v, 0, v)
+    }
+
+    public static func == (a: Self, b: Self) -> Bool {
+        a.estimate == b.estimate && a.rateFactor == b.rateFactor && a.updates == b.updates && a.rejected == b.rejected && a.pending == b.pending
+            && a.covariance == b.covariance
+    }
+
+    /// One turn: the regressor h (rad per axis), the field's direction change over it (rad,
+    /// counter-clockwise about up), the change's noise variance (rad²) and ŝ's bound per axis.
+    /// Returns ŝ's change (so a caller can take back the error the old ŝ made over this turn,
+    /// h · change). A change beyond three standard deviations of its prediction is not the
+    /// gyro's (Gaussian: 0.3 % of honest turns): a field that varies along the path, which the
+    /// device-fixed test's 9 % lets through. It teaches nothing.
+    @discardableResult
+    public mutating func update(regressor h: Vector3, directionChange y: Double, noiseVariance: Double, limit: Double) -> Vector3 {
+        let c = covariance
+        // P·h and hᵀ·P·h + r.
+        let ph = Vector3(
+            c.xx * h.x + c.xy * h.y + c.xz * h.z,
+            c.xy * h.x + c.yy * h.y + c.yz * h.z,
+            c.xz * h.x + c.yz * h.y + c.zz * h.z)
+        let innovationVariance = h.dot(ph) + noiseVariance
+        guard innovationVariance > 0, innovationVariance.isFinite, y.isFinite else { return .zero }
+        // Nor can a change the datasheets' bound on every axis could not make, beside the noise.
+        let most = limit * (abs(h.x) + abs(h.y) + abs(h.z)) + 3 * noiseVariance.squareRoot()
+        guard y * y <= 9 * innovationVariance, abs(y) <= most else {
+            rejected += 1
+            return .zero
+        }
+        let gain = ph / innovationVariance
+        // The innovation is y itself: the integration already took ŝ out, so the prediction of
+        // Δdirection is h · (ŝ − ŝ) = 0.
+        let old = estimate
+        let new = old + y * gain
+        estimate = Vector3(
+            min(max(new.x, -limit), limit), min(max(new.y, -limit), limit), min(max(new.z, -limit), limit))
+        rateFactor = Vector3(1 / (1 + estimate.x), 1 / (1 + estimate.y), 1 / (1 + estimate.z))
+        // P ← P − (P h)(P h)ᵀ / (hᵀ P h + r): the Joseph form is not needed, the update is scalar.
+        let r = 1 / innovationVariance
+        covariance = (
+            c.xx - ph.x * ph.x * r, c.xy - ph.x * ph.y * r, c.xz - ph.x * ph.z * r,
+            c.yy - ph.y * ph.y * r, c.yz - ph.y * ph.z * r, c.zz - ph.z * ph.z * r)
+        updates += 1
+        return estimate - old
+    }
+}
