@@ -21,12 +21,15 @@ public func fixedFusionUpdate(
     gyro: FixedVector3<Q16>, accel: FixedVector3<Q16>, mag: FixedVector3<Q16>?, dt: Q30
 ) {
     let step = Int64(dt.raw)
-    guard step > 0, step < 1 << 30 else { return }
+    // A dt the gains serve is a valid one (`FixedFusionGains.freshDtHigh`): the validity is
+    // tested only outside their range, where the gains are made again.
+    if s.gains.areStale(for: step) {
+        guard fixedFusionRefreshGains(state: &s, coefficients: c, dt: step) else { return }
+    }
     let gyro = clampedSample(gyro, limit: 64)
     let accel = clampedSample(accel, limit: 32)
     s.lastGyro = gyro
     s.lastAccel = accel
-    if s.gains.areStale(for: step) { fixedFusionRefreshGains(state: &s, coefficients: c, dt: step) }
 
     // Per sample, the decimated parts only sum their inputs (see `fixedFusionDecimatedStep`);
     // the span is also the time since `elapsedAtDecimation` and `magneticDtAtDecimation`.
@@ -59,7 +62,7 @@ public func fixedFusionUpdate(
     // θ's components as the Q29 raw integers, kept in Int64 (no round trip through Int32: in
     // the first branch the values fit, so truncation would be the identity).
     let theta: (x: Int64, y: Int64, z: Int64)
-    if step < (1 << 30) / 17 {
+    if _fastPath(step < (1 << 30) / 17) {
         theta = (angle(rate.x), angle(rate.y), angle(rate.z))
     } else {
         @inline(__always) func q29(_ v: Int64) -> Int64 { Int64(saturatedInt32(angle(v))) }
@@ -74,7 +77,7 @@ public func fixedFusionUpdate(
     // the renormalisation (see `FixedQuaternion.integrationStep`): one compare decides, the
     // same integers as the general path below, which takes the rest.
     let squaredHalfAngle = FixedQuaternion.squaredHalfAngleQ30(theta.x, theta.y, theta.z)
-    if squaredHalfAngle <= UInt64(FixedQuaternion.normalisedStepLimit) {
+    if _fastPath(squaredHalfAngle <= UInt64(FixedQuaternion.normalisedStepLimit)) {
         let delta = FixedQuaternion.integrationStepRaw(
             theta.x, theta.y, theta.z, squaredHalfAngle: Int64(squaredHalfAngle))
         s.gyroAttitude = FixedQuaternion.unitProduct(s.gyroAttitude, w: delta.w, x: delta.x, y: delta.y, z: delta.z)
@@ -120,13 +123,17 @@ func fixedFusionLargeGyroStep(_ attitude: FixedQuaternion, _ hx: Int64, _ hy: In
     return (attitude * FixedQuaternion(rawStep: delta.w, delta.x, delta.y, delta.z)).renormalized()
 }
 
-/// New gains for `dt` (it moved by more than 2 %), and the decimation's countdown moved by the
-/// change of biasDecimation (see `FixedFusionDecimation.remaining`). Out of line: rare.
+/// On a dt outside the gains' range: false when the update ignores it (outside (0, 1 s): the
+/// state unchanged); else new gains for it (it moved by more than 2 %), the decimation's
+/// countdown moved by the change of biasDecimation (see `FixedFusionDecimation.remaining`), and
+/// true. Out of line: rare.
 @usableFromInline @inline(never)
-func fixedFusionRefreshGains(state s: inout FixedFusionState, coefficients c: FixedFusionCoefficients, dt: Int64) {
+func fixedFusionRefreshGains(state s: inout FixedFusionState, coefficients c: FixedFusionCoefficients, dt: Int64) -> Bool {
+    guard dt > 0, dt < 1 << 30 else { return false }
     let before = s.gains.biasDecimation
     s.gains = FixedFusionGains(coefficients: c, dt: dt)
     s.decimation.remaining &+= s.gains.biasDecimation &- before
+    return true
 }
 
 /// The decimated parts, every `gains.biasDecimation`-th sample, in the reference's order: the
