@@ -13,10 +13,12 @@
 /// Int32, so they are kept there (`RawSampleSum`): no sign extension per sample.
 public struct FixedFusionDecimation: Sendable, Equatable {
     /// Samples still to sum before the decimated parts run: `FixedFusionGains.biasDecimation`
-    /// minus the samples summed (≤ 0: they run on this sample). Counted down, so that the
-    /// per-sample test is one decrement of memory and a branch on its sign; when the gains
-    /// change, it moves by the change of biasDecimation (`fixedFusionUpdate`), which keeps it
-    /// that difference. Starts at 1: the default gains' biasDecimation, no sample summed.
+    /// minus the samples summed (0: they run on this sample). Counted down, so that the
+    /// per-sample test is one decrement of memory and a branch on zero (`decl; je`: a test of
+    /// the sign took a load, a store and a `test` more); when the gains change, it moves by the
+    /// change of biasDecimation (`fixedFusionRefreshGains`), which keeps it that difference, but
+    /// not below 1: the samples summed beyond the new biasDecimation go to `excessSamples`.
+    /// Starts at 1: the default gains' biasDecimation, no sample summed.
     public var remaining: Int32 = 1
     /// The time they span (Q30 s).
     public var span: Int64 = 0
@@ -35,6 +37,9 @@ public struct FixedFusionDecimation: Sendable, Equatable {
     public var groupPhase: Int32 = 0
     public var groupAttitude = FixedQuaternion.identity
     public var groupAccelSumQ16 = RawSampleSum()
+    /// Samples summed beyond biasDecimation: set only when new gains shorten the decimation
+    /// below the samples already summed (the parts then run on that sample), else 0.
+    public var excessSamples: Int32 = 0
 
     @inlinable public init() {}
 

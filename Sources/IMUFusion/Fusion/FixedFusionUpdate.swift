@@ -95,7 +95,7 @@ public func fixedFusionUpdate(
     }
     // Counted down here, where it is compared: one decrement of memory, no register.
     s.decimation.remaining &-= 1
-    if s.decimation.remaining <= 0 {
+    if s.decimation.remaining == 0 {
         // The magnetometer step, when due on this sample, runs at its end.
         fixedFusionDecimatedStep(state: &s, coefficients: c, magnetometerSampled: mag != nil)
     }
@@ -125,14 +125,17 @@ func fixedFusionLargeGyroStep(_ attitude: FixedQuaternion, _ hx: Int64, _ hy: In
 
 /// On a dt outside the gains' range: false when the update ignores it (outside (0, 1 s): the
 /// state unchanged); else new gains for it (it moved by more than 2 %), the decimation's
-/// countdown moved by the change of biasDecimation (see `FixedFusionDecimation.remaining`), and
-/// true. Out of line: rare.
+/// countdown moved by the change of biasDecimation but kept ≥ 1 (the update's decrement then
+/// reaches 0 on the sample that runs the parts, the excess counted apart: see
+/// `FixedFusionDecimation.remaining`), and true. Out of line: rare.
 @usableFromInline @inline(never)
 func fixedFusionRefreshGains(state s: inout FixedFusionState, coefficients c: FixedFusionCoefficients, dt: Int64) -> Bool {
     guard dt > 0, dt < 1 << 30 else { return false }
     let before = s.gains.biasDecimation
     s.gains = FixedFusionGains(coefficients: c, dt: dt)
-    s.decimation.remaining &+= s.gains.biasDecimation &- before
+    let moved = s.decimation.remaining &+ s.gains.biasDecimation &- before
+    s.decimation.remaining = Swift.max(moved, 1)
+    s.decimation.excessSamples = Swift.max(1 &- moved, 0)
     return true
 }
 
@@ -149,7 +152,7 @@ func fixedFusionRefreshGains(state s: inout FixedFusionState, coefficients c: Fi
 func fixedFusionDecimatedStep(
     state s: inout FixedFusionState, coefficients c: FixedFusionCoefficients, magnetometerSampled: Bool
 ) {
-    fixedFusionDecimatedParts(state: &s, coefficients: c)
+    fixedFusionDecimatedParts(state: &s, coefficients: c, count: s.gains.biasDecimation &+ s.decimation.excessSamples)
     // magneticDt is magneticDtAtDecimation here (the span starts again).
     if magnetometerSampled, s.magneticDtAtDecimation >= s.gains.magneticMinimumInterval {
         fixedFusionMagnetometerStep(state: &s, coefficients: c)
@@ -158,12 +161,11 @@ func fixedFusionDecimatedStep(
 
 /// The decimated parts themselves (see `fixedFusionDecimatedStep`).
 @usableFromInline @inline(never)
-func fixedFusionDecimatedParts(state s: inout FixedFusionState, coefficients c: FixedFusionCoefficients) {
+func fixedFusionDecimatedParts(state s: inout FixedFusionState, coefficients c: FixedFusionCoefficients, count: Int32) {
     if s.decimation.groupPhase > 0 { s.decimation.endGroup(attitude: s.gyroAttitude) }
     // What the parts below need of the sums and the gains, as means and scalars: no copy of
     // either struct (a memcpy and a block move per run).
     let span = s.decimation.span
-    let count = s.gains.biasDecimation &- s.decimation.remaining  // samples summed
     let gyroMean = s.decimation.mean(s.decimation.gyroSumWide, count: count)
     let forceMean = s.decimation.mean(s.decimation.forceSumWide, count: count)
     let inertialMean = s.decimation.mean(s.decimation.inertialForceSum, count: count)
