@@ -27,8 +27,10 @@ public struct FixedFusionDecimation: Sendable, Equatable {
     /// acceleration of the groups ended so far (see `groupAccelSumQ16`).
     public var gyroSumQ16 = RawSampleSum()
     public var accelSumQ16 = RawSampleSum()
-    /// The specific force rotated into the almost-inertial frame (Q40 g): the inclination
-    /// correction's input. In groups of `FixedFusionGains.forceGroupLength` samples (3 at
+    /// The specific force rotated into the almost-inertial frame (Q40 g), less the specific
+    /// force itself (`FixedQuaternion.rotationChangeWide`): with `forceSumWide` added once per
+    /// run, the inclination correction's input (the same integers as summing the rotated
+    /// forces). In groups of `FixedFusionGains.forceGroupLength` samples (3 at
     /// biasDecimation 16): their sum rotated by the middle one's attitude, a group cut short
     /// by the decimated sample by its last one's (the reference's `InclinationCorrection`
     /// says what that costs in accuracy).
@@ -72,7 +74,7 @@ public struct FixedFusionDecimation: Sendable, Equatable {
         accelSumQ16.z &+= group.z
         groupAccelSumQ16 = RawSampleSum()
         groupPhase = 0
-        inertialForceSum = inertialForceSum + attitude.rotatedWide(specificForceOf: force)
+        inertialForceSum = inertialForceSum + attitude.rotationChangeWide(specificForceOf: force)
     }
 
     /// The mean of a sum over `count` samples, rounded (a shift for the usual counts of 16 and 8).

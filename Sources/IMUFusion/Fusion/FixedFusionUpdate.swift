@@ -168,7 +168,9 @@ func fixedFusionDecimatedParts(state s: inout FixedFusionState, coefficients c: 
     let span = s.decimation.span
     let gyroMean = s.decimation.mean(s.decimation.gyroSumWide, count: count)
     let forceMean = s.decimation.mean(s.decimation.forceSumWide, count: count)
-    let inertialMean = s.decimation.mean(s.decimation.inertialForceSum, count: count)
+    // The rotated forces' sum: the rotations' changes and, once, the forces' own sum (see
+    // `FixedFusionDecimation.inertialForceSum`).
+    let inertialMean = s.decimation.mean(s.decimation.inertialForceSum + s.decimation.forceSumWide, count: count)
     let (restStage, biasStage, restBiasGain) = (s.gains.restStageDecimated, s.gains.biasStage, s.gains.restBiasDecimated)
     s.elapsedAtDecimation = advanced(s.elapsedAtDecimation, by: span)
     s.magneticDtAtDecimation = advanced(s.magneticDtAtDecimation, by: span)
