@@ -90,8 +90,11 @@ extension FixedQuaternion {
         // 0 ≤ |h|² < 2: w = 1 − |h|²/2 + |h|⁴/24 in (0, 1], sinc = 1 − |h|²/6 + |h|⁴/24 in
         // (⅘, 1] (2^30/6 rounded is 178 956 971), |h · sinc| ≤ |h| < 2^31: everything fits
         // Int32 without saturation.
-        let w = (Int64(1) << 30) &- roundingShiftRight(squaredHalfAngle, by: 1) &+ normalizing
-        let sinc = (Int64(1) << 30) &- roundingShiftRight(squaredHalfAngle &* 178_956_971, by: 30) &+ normalizing
+        // 1 + |h|⁴/24 once for both (the same integers in any order: wrapping adds; written
+        // so, two instructions fewer per sample than 1 − r + n twice).
+        let base = normalizing &+ (Int64(1) << 30)
+        let w = base &- roundingShiftRight(squaredHalfAngle, by: 1)
+        let sinc = base &- roundingShiftRight(squaredHalfAngle &* 178_956_971, by: 30)
         @inline(__always) func component(_ h: Int64) -> Int64 { roundingShiftRight(h &* sinc, by: 30) }
         return (w, component(hx), component(hy), component(hz))
     }

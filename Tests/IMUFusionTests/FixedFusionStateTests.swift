@@ -115,6 +115,23 @@ import Testing
         #expect(c == snapshot)
     }
 
+    /// The update tests a dt's validity only outside the gains' range (the per-sample path's
+    /// one range test): gains made for 0.99 s would serve up to 1.0098 s by the 2 % rule, so
+    /// their range must end below 1 s, or a dt of 1 s (or more) after them would be taken.
+    @Test func anInvalidDtIsIgnoredRightAfterGainsNearOneSecond() {
+        let c = FixedFusionCoefficients()
+        var s = FixedFusionState(coefficients: c)
+        let g = FixedVector3(x: Q16(raw: 6554), y: .zero, z: .zero), acc = FixedVector3(x: Q16.zero, y: .zero, z: Q16(raw: -65_536))
+        let almostOneSecond = Q30(raw: Int32((Double(1 << 30) * 0.99).rounded()))
+        for _ in 0..<3 { fixedFusionUpdate(state: &s, coefficients: c, gyro: g, accel: acc, mag: nil, dt: almostOneSecond) }
+        #expect(s.gains.freshDtHigh < 1 << 30)
+        let before = s
+        for raw in [Int32(1 << 30), Int32(1 << 30) + 5_000_000] {
+            fixedFusionUpdate(state: &s, coefficients: c, gyro: g, accel: acc, mag: nil, dt: Q30(raw: raw))
+            #expect(s == before, "dt = \(raw) raw (≥ 1 s) changed the state")
+        }
+    }
+
     @Test func outputsAtRestHaveCoreMotionsMeaning() {
         var run = FixedFusionIntegerRun()
         run.advance(steps: 1_900)  // 9.5 s at rest

@@ -13,10 +13,12 @@
 /// Int32, so they are kept there (`RawSampleSum`): no sign extension per sample.
 public struct FixedFusionDecimation: Sendable, Equatable {
     /// Samples still to sum before the decimated parts run: `FixedFusionGains.biasDecimation`
-    /// minus the samples summed (≤ 0: they run on this sample). Counted down, so that the
-    /// per-sample test is one decrement of memory and a branch on its sign; when the gains
-    /// change, it moves by the change of biasDecimation (`fixedFusionUpdate`), which keeps it
-    /// that difference. Starts at 1: the default gains' biasDecimation, no sample summed.
+    /// minus the samples summed (0: they run on this sample). Counted down, so that the
+    /// per-sample test is one decrement of memory and a branch on zero (`decl; je`: a test of
+    /// the sign took a load, a store and a `test` more); when the gains change, it moves by the
+    /// change of biasDecimation (`fixedFusionRefreshGains`), which keeps it that difference, but
+    /// not below 1: the samples summed beyond the new biasDecimation go to `excessSamples`.
+    /// Starts at 1: the default gains' biasDecimation, no sample summed.
     public var remaining: Int32 = 1
     /// The time they span (Q30 s).
     public var span: Int64 = 0
@@ -25,8 +27,10 @@ public struct FixedFusionDecimation: Sendable, Equatable {
     /// acceleration of the groups ended so far (see `groupAccelSumQ16`).
     public var gyroSumQ16 = RawSampleSum()
     public var accelSumQ16 = RawSampleSum()
-    /// The specific force rotated into the almost-inertial frame (Q40 g): the inclination
-    /// correction's input. In groups of `FixedFusionGains.forceGroupLength` samples (3 at
+    /// The specific force rotated into the almost-inertial frame (Q40 g), less the specific
+    /// force itself (`FixedQuaternion.rotationChangeWide`): with `forceSumWide` added once per
+    /// run, the inclination correction's input (the same integers as summing the rotated
+    /// forces). In groups of `FixedFusionGains.forceGroupLength` samples (3 at
     /// biasDecimation 16): their sum rotated by the middle one's attitude, a group cut short
     /// by the decimated sample by its last one's (the reference's `InclinationCorrection`
     /// says what that costs in accuracy).
@@ -35,6 +39,9 @@ public struct FixedFusionDecimation: Sendable, Equatable {
     public var groupPhase: Int32 = 0
     public var groupAttitude = FixedQuaternion.identity
     public var groupAccelSumQ16 = RawSampleSum()
+    /// Samples summed beyond biasDecimation: set only when new gains shorten the decimation
+    /// below the samples already summed (the parts then run on that sample), else 0.
+    public var excessSamples: Int32 = 0
 
     @inlinable public init() {}
 
@@ -67,7 +74,7 @@ public struct FixedFusionDecimation: Sendable, Equatable {
         accelSumQ16.z &+= group.z
         groupAccelSumQ16 = RawSampleSum()
         groupPhase = 0
-        inertialForceSum = inertialForceSum + attitude.rotatedWide(specificForceOf: force)
+        inertialForceSum = inertialForceSum + attitude.rotationChangeWide(specificForceOf: force)
     }
 
     /// The mean of a sum over `count` samples, rounded (a shift for the usual counts of 16 and 8).

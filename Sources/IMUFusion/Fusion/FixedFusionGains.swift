@@ -33,7 +33,9 @@ public struct FixedFusionGains: Sendable, Equatable {
     /// The dt these gains were made for (Q30 seconds); 0 = never.
     public var dt: Int64 = 0
     /// The dt they still serve: `isStale(dt, for:)` is false exactly inside [low, high]
-    /// (|dt' − dt| ≤ ⌊dt / 50⌋); empty before the first sample. Two compares per sample.
+    /// (|dt' − dt| ≤ ⌊dt / 50⌋), cut at the update's valid dt (< 1 s, and low ≥ 1 > 0): a dt
+    /// inside is also one the update takes, so the per-sample path tests only this range (two
+    /// compares) and the validity on the rare samples outside it. Empty before the first sample.
     public var freshDtLow: Int64 = 1
     public var freshDtHigh: Int64 = 0
     /// Rest bias: fraction of the gap to the low-passed rate closed per sample.
@@ -61,7 +63,7 @@ public struct FixedFusionGains: Sendable, Equatable {
 
     @inlinable public init() {}
 
-    /// `isStale(self.dt, for: dt)`, from the precomputed bounds.
+    /// `isStale(self.dt, for: dt)`, from the precomputed bounds, or dt ≥ 1 s (see `freshDtHigh`).
     @inlinable @inline(__always)
     public func areStale(for dt: Int64) -> Bool { dt < freshDtLow || dt > freshDtHigh }
 
@@ -69,7 +71,7 @@ public struct FixedFusionGains: Sendable, Equatable {
     public init(coefficients c: FixedFusionCoefficients, dt: Int64) {
         self.dt = dt
         freshDtLow = dt &- dt / 50
-        freshDtHigh = dt &+ dt / 50
+        freshDtHigh = Swift.min(dt &+ dt / 50, (1 << 30) &- 1)
         restBias = fixedLowPassGain(tau: c.restBiasTau, dt: dt)
         biasDecimation = 16 &* dt <= 1 << 26 ? 16 : 8 &* dt <= 1 << 29 ? 8 : 1
         biasStage = fixedLowPassGain(tau: c.accelerometerTau / 2, dt: Int64(biasDecimation) &* dt)

@@ -9,10 +9,11 @@ extension FixedFusionState {
     /// Inlined, and on the parts it reads: a method on the state took a copy of it (a memcpy).
     @inlinable @inline(__always)
     static func magneticMean(
-        sum magneticSum: WideVector3, count: Int64, magDt: Int64, gyro lastGyro: FixedVector3<Q16>,
+        sum magneticSum: WideVector3, count samples: Int32, magDt: Int64, gyro lastGyro: FixedVector3<Q16>,
         negatedBiasQ26 bias: WideVector3
     ) -> FixedVector3<Q16> {
         // 1/n in Q30 (n < 2^30); the sums (< 2^61) times it through the wide product.
+        let count = Int64(samples)
         let reciprocal = ((1 << 30) &+ count / 2) / count
         // The mean of samples as they came: |m̄| ≤ 2^31 raw per component.
         let (mx, my, mz) = (

@@ -21,12 +21,15 @@ public func fixedFusionUpdate(
     gyro: FixedVector3<Q16>, accel: FixedVector3<Q16>, mag: FixedVector3<Q16>?, dt: Q30
 ) {
     let step = Int64(dt.raw)
-    guard step > 0, step < 1 << 30 else { return }
+    // A dt the gains serve is a valid one (`FixedFusionGains.freshDtHigh`): the validity is
+    // tested only outside their range, where the gains are made again.
+    if s.gains.areStale(for: step) {
+        guard fixedFusionRefreshGains(state: &s, coefficients: c, dt: step) else { return }
+    }
     let gyro = clampedSample(gyro, limit: 64)
     let accel = clampedSample(accel, limit: 32)
     s.lastGyro = gyro
     s.lastAccel = accel
-    if s.gains.areStale(for: step) { fixedFusionRefreshGains(state: &s, coefficients: c, dt: step) }
 
     // Per sample, the decimated parts only sum their inputs (see `fixedFusionDecimatedStep`);
     // the span is also the time since `elapsedAtDecimation` and `magneticDtAtDecimation`.
@@ -59,7 +62,7 @@ public func fixedFusionUpdate(
     // θ's components as the Q29 raw integers, kept in Int64 (no round trip through Int32: in
     // the first branch the values fit, so truncation would be the identity).
     let theta: (x: Int64, y: Int64, z: Int64)
-    if step < (1 << 30) / 17 {
+    if _fastPath(step < (1 << 30) / 17) {
         theta = (angle(rate.x), angle(rate.y), angle(rate.z))
     } else {
         @inline(__always) func q29(_ v: Int64) -> Int64 { Int64(saturatedInt32(angle(v))) }
@@ -74,7 +77,7 @@ public func fixedFusionUpdate(
     // the renormalisation (see `FixedQuaternion.integrationStep`): one compare decides, the
     // same integers as the general path below, which takes the rest.
     let squaredHalfAngle = FixedQuaternion.squaredHalfAngleQ30(theta.x, theta.y, theta.z)
-    if squaredHalfAngle <= UInt64(FixedQuaternion.normalisedStepLimit) {
+    if _fastPath(squaredHalfAngle <= UInt64(FixedQuaternion.normalisedStepLimit)) {
         let delta = FixedQuaternion.integrationStepRaw(
             theta.x, theta.y, theta.z, squaredHalfAngle: Int64(squaredHalfAngle))
         s.gyroAttitude = FixedQuaternion.unitProduct(s.gyroAttitude, w: delta.w, x: delta.x, y: delta.y, z: delta.z)
@@ -92,7 +95,7 @@ public func fixedFusionUpdate(
     }
     // Counted down here, where it is compared: one decrement of memory, no register.
     s.decimation.remaining &-= 1
-    if s.decimation.remaining <= 0 {
+    if s.decimation.remaining == 0 {
         // The magnetometer step, when due on this sample, runs at its end.
         fixedFusionDecimatedStep(state: &s, coefficients: c, magnetometerSampled: mag != nil)
     }
@@ -120,13 +123,20 @@ func fixedFusionLargeGyroStep(_ attitude: FixedQuaternion, _ hx: Int64, _ hy: In
     return (attitude * FixedQuaternion(rawStep: delta.w, delta.x, delta.y, delta.z)).renormalized()
 }
 
-/// New gains for `dt` (it moved by more than 2 %), and the decimation's countdown moved by the
-/// change of biasDecimation (see `FixedFusionDecimation.remaining`). Out of line: rare.
+/// On a dt outside the gains' range: false when the update ignores it (outside (0, 1 s): the
+/// state unchanged); else new gains for it (it moved by more than 2 %), the decimation's
+/// countdown moved by the change of biasDecimation but kept ≥ 1 (the update's decrement then
+/// reaches 0 on the sample that runs the parts, the excess counted apart: see
+/// `FixedFusionDecimation.remaining`), and true. Out of line: rare.
 @usableFromInline @inline(never)
-func fixedFusionRefreshGains(state s: inout FixedFusionState, coefficients c: FixedFusionCoefficients, dt: Int64) {
+func fixedFusionRefreshGains(state s: inout FixedFusionState, coefficients c: FixedFusionCoefficients, dt: Int64) -> Bool {
+    guard dt > 0, dt < 1 << 30 else { return false }
     let before = s.gains.biasDecimation
     s.gains = FixedFusionGains(coefficients: c, dt: dt)
-    s.decimation.remaining &+= s.gains.biasDecimation &- before
+    let moved = s.decimation.remaining &+ s.gains.biasDecimation &- before
+    s.decimation.remaining = Swift.max(moved, 1)
+    s.decimation.excessSamples = Swift.max(1 &- moved, 0)
+    return true
 }
 
 /// The decimated parts, every `gains.biasDecimation`-th sample, in the reference's order: the
@@ -142,7 +152,7 @@ func fixedFusionRefreshGains(state s: inout FixedFusionState, coefficients c: Fi
 func fixedFusionDecimatedStep(
     state s: inout FixedFusionState, coefficients c: FixedFusionCoefficients, magnetometerSampled: Bool
 ) {
-    fixedFusionDecimatedParts(state: &s, coefficients: c)
+    fixedFusionDecimatedParts(state: &s, coefficients: c, count: s.gains.biasDecimation &+ s.decimation.excessSamples)
     // magneticDt is magneticDtAtDecimation here (the span starts again).
     if magnetometerSampled, s.magneticDtAtDecimation >= s.gains.magneticMinimumInterval {
         fixedFusionMagnetometerStep(state: &s, coefficients: c)
@@ -151,15 +161,16 @@ func fixedFusionDecimatedStep(
 
 /// The decimated parts themselves (see `fixedFusionDecimatedStep`).
 @usableFromInline @inline(never)
-func fixedFusionDecimatedParts(state s: inout FixedFusionState, coefficients c: FixedFusionCoefficients) {
+func fixedFusionDecimatedParts(state s: inout FixedFusionState, coefficients c: FixedFusionCoefficients, count: Int32) {
     if s.decimation.groupPhase > 0 { s.decimation.endGroup(attitude: s.gyroAttitude) }
     // What the parts below need of the sums and the gains, as means and scalars: no copy of
     // either struct (a memcpy and a block move per run).
     let span = s.decimation.span
-    let count = s.gains.biasDecimation &- s.decimation.remaining  // samples summed
     let gyroMean = s.decimation.mean(s.decimation.gyroSumWide, count: count)
     let forceMean = s.decimation.mean(s.decimation.forceSumWide, count: count)
-    let inertialMean = s.decimation.mean(s.decimation.inertialForceSum, count: count)
+    // The rotated forces' sum: the rotations' changes and, once, the forces' own sum (see
+    // `FixedFusionDecimation.inertialForceSum`).
+    let inertialMean = s.decimation.mean(s.decimation.inertialForceSum + s.decimation.forceSumWide, count: count)
     let (restStage, biasStage, restBiasGain) = (s.gains.restStageDecimated, s.gains.biasStage, s.gains.restBiasDecimated)
     s.elapsedAtDecimation = advanced(s.elapsedAtDecimation, by: span)
     s.magneticDtAtDecimation = advanced(s.magneticDtAtDecimation, by: span)

@@ -31,7 +31,9 @@ public struct FixedHeadingCorrection: Sendable, Equatable {
     /// `m`: the magnetometer sample in ENU with the current heading (q_h ⊗ q6), Q16.16 µT
     /// (|components| ≤ 2^12 µT, so the squares below fit). Returns the gain (Q40, 1/s) with
     /// which this sample's `lastError` moves the vertical bias; 0 when it must not.
-    @inlinable @inline(__always) @discardableResult
+    /// `@_transparent`: with `@inline(__always)` the compiler kept it out of line, a call from
+    /// its one caller (the magnetometer step) with its register saves and spills (≈ 30 a run).
+    @inlinable @_transparent @discardableResult
     mutating func update(
         magEarth m: FixedVector3<Q16>, dt: Int64, gains g: FixedMagneticGains, turning: Bool, learnsBias: Bool,
         coefficients c: FixedFusionCoefficients

@@ -166,6 +166,24 @@ extension FixedQuaternion {
         rotatedWide(a, negated: true)
     }
 
+    /// `rotatedWide(specificForceOf: a)` without its first term, −a·2^24 (Q40): the rotation's
+    /// change of the specific force alone, rounded the same way. a·2^37 is a multiple of 2^13,
+    /// the rounding's unit, so `rotatedWide(specificForceOf: a)` is exactly this − a·2^24: a sum
+    /// of these takes that term once, from the sum of the a's (`FixedFusionDecimation`), and the
+    /// three products by −2^37 per rotation are gone.
+    @inlinable @inline(__always)
+    func rotationChangeWide(specificForceOf a: FixedVector3<Q16>) -> WideVector3 {
+        let (w, x, y, z) = (Int64(self.w.raw), Int64(self.x.raw), Int64(self.y.raw), Int64(self.z.raw))
+        let (fx, fy, fz) = (Int64(a.x.raw), Int64(a.y.raw), Int64(a.z.raw))
+        let tx = roundingShiftRight(z &* fy &- y &* fz, by: 22)
+        let ty = roundingShiftRight(x &* fz &- z &* fx, by: 22)
+        let tz = roundingShiftRight(y &* fx &- x &* fy, by: 22)
+        return WideVector3(
+            x: roundingShiftRight(w &* tx &+ (y &* tz &- z &* ty), by: 13),
+            y: roundingShiftRight(w &* ty &+ (z &* tx &- x &* tz), by: 13),
+            z: roundingShiftRight(w &* tz &+ (x &* ty &- y &* tx), by: 13))
+    }
+
     @inlinable @inline(__always)
     func rotatedWide(_ f: FixedVector3<Q16>, negated: Bool) -> WideVector3 {
         let (w, x, y, z) = (Int64(self.w.raw), Int64(self.x.raw), Int64(self.y.raw), Int64(self.z.raw))
