@@ -124,7 +124,7 @@ struct RunCommand: ParsableCommand {
     func serve(log: Logger) throws {
         if mqttForget {
             // Only the topics are needed: no IMU is opened (it may be gone, or held by the daemon).
-            let file = try rulesFile.map { path in try CommandError.wrapping { try ConfigurationFile.read(path) } }
+            let file = try readRulesFile()
             guard let mqttSettings = try CommandError.wrapping({ try MQTTSettings.resolve(rulesFile: file, url: mqtt) }) else {
                 throw CommandError("--mqtt-forget needs --mqtt URL or an [mqtt] table in \(rulesFile ?? "the rules file (--config FILE)")")
             }
@@ -161,12 +161,17 @@ struct RunCommand: ParsableCommand {
         try daemon.run()
     }
 
+    /// The rules file read once (nil without one), for every table the front ends take from it.
+    func readRulesFile() throws -> ConfigurationFile? {
+        try rulesFile.map { path in try CommandError.wrapping { try ConfigurationFile.read(path) } }
+    }
+
     /// The front ends asked for, in the order they start: the dashboard and MQTT (required: a
     /// daemon that cannot serve them does not start), then the socket and D-Bus. Their tables come
     /// from one reading of the rules file.
     func frontEnds() throws -> [any FrontEnd] {
         var frontEnds: [any FrontEnd] = []
-        let file = try rulesFile.map { path in try CommandError.wrapping { try ConfigurationFile.read(path) } }
+        let file = try readRulesFile()
         let http = try CommandError.wrapping { try HTTPSettings.resolve(rulesFile: file, listen: self.http) }
         if let http { frontEnds.append(DashboardFrontEnd(settings: http)) }
         if let settings = try CommandError.wrapping({ try MQTTSettings.resolve(rulesFile: file, url: mqtt) }) {
