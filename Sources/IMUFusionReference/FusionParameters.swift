@@ -152,6 +152,10 @@ public struct FusionParameters: Sendable, Equatable {
     /// The share (0…1) of the error the old ŝ made over a judged turn (h · Δŝ) taken back from
     /// the heading at once at the verdict; 0 leaves it to the magnetometer.
     public var gyroSensitivityTakeBack: Double = 0
+    /// Apply ŝ_i only where it differs from 0 by more than this many of its own posterior
+    /// standard deviations (2: the usual two-sided 5 % significance level, not fitted), else 0;
+    /// the estimate keeps learning underneath. 0: ŝ applied as it is (the sixth pass).
+    public var gyroSensitivitySignificance: Double = 0
 
     /// Magnetic disturbance rejection on or off.
     public var magneticRejectionEnabled = true

@@ -54,9 +54,9 @@ extension FusionState {
         let noise = p.gyroSensitivityDirectionNoise * p.gyroSensitivityDirectionNoise + tilt * tilt
         let change = sensitivity.update(
             regressor: turn.turnedPerAxis, directionChange: turn.directionChange, noiseVariance: noise,
-            limit: p.gyroSensitivityLimit)
+            limit: p.gyroSensitivityLimit, significance: p.gyroSensitivitySignificance)
         if p.gyroSensitivityTakeBack > 0 && heading.isInitialised {
-            // The 6D frame turned h · Δŝ too far over this turn (by the new estimate): the heading
+            // The 6D frame turned h · Δŝ too far over this turn (by the new estimate; Δ of the applied part): the heading
             // turns back by that much about the vertical.
             let error = p.gyroSensitivityTakeBack * turn.turnedPerAxis.dot(change)
             heading.heading = normalize(Quaternion(axis: Vector3(0, 0, 1), angle: -error) * heading.heading)

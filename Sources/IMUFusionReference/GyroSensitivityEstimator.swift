@@ -15,7 +15,10 @@ import IMUGeometry
 public struct GyroSensitivityEstimator: Sendable, Equatable {
     /// ŝ per device axis (a fraction: the gyro reads 1 + ŝ times the rate).
     public private(set) var estimate = Vector3.zero
-    /// What the integration multiplies the bias-free rate by: 1 / (1 + ŝ) per axis.
+    /// The part of ŝ the integration takes out: ŝ itself, or with a significance gate only the
+    /// axes where ŝ differs from 0 by more than the gate's standard deviations (0 elsewhere).
+    public private(set) var applied = Vector3.zero
+    /// What the integration multiplies the bias-free rate by: 1 / (1 + applied) per axis.
     public private(set) var rateFactor = Vector3(1, 1, 1)
     /// The covariance of ŝ (symmetric 3 × 3: xx, xy, xz, yy, yz, zz).
     public private(set) var covariance: (xx: Double, xy: Double, xz: Double, yy: Double, yz: Double, zz: Double)
@@ -53,18 +56,21 @@ public struct GyroSensitivityEstimator: Sendable, Equatable {
     }
 
     public static func == (a: Self, b: Self) -> Bool {
-        a.estimate == b.estimate && a.rateFactor == b.rateFactor && a.updates == b.updates && a.rejected == b.rejected && a.pending == b.pending
+        a.estimate == b.estimate && a.applied == b.applied && a.rateFactor == b.rateFactor && a.updates == b.updates && a.rejected == b.rejected && a.pending == b.pending
             && a.covariance == b.covariance
     }
 
     /// One turn: the regressor h (rad per axis), the field's direction change over it (rad,
-    /// counter-clockwise about up), the change's noise variance (rad²) and ŝ's bound per axis.
-    /// Returns ŝ's change (so a caller can take back the error the old ŝ made over this turn,
-    /// h · change). A change beyond three standard deviations of its prediction is not the
+    /// counter-clockwise about up), the change's noise variance (rad²), ŝ's bound per axis and
+    /// the significance gate k (0: ŝ applied as it is; k > 0: ŝ_i applied only where
+    /// |ŝ_i| > k·σ_i, its posterior's own standard deviation). Returns the applied part's change
+    /// (so a caller can take back the error the old one made over this turn, h · change). A change beyond three standard deviations of its prediction is not the
     /// gyro's (Gaussian: 0.3 % of honest turns): a field that varies along the path, which the
     /// device-fixed test's 9 % lets through. It teaches nothing.
     @discardableResult
-    public mutating func update(regressor h: Vector3, directionChange y: Double, noiseVariance: Double, limit: Double) -> Vector3 {
+    public mutating func update(
+        regressor h: Vector3, directionChange y: Double, noiseVariance: Double, limit: Double, significance k: Double = 0
+    ) -> Vector3 {
         let c = covariance
         // P·h and hᵀ·P·h + r.
         let ph = Vector3(
@@ -75,24 +81,37 @@ public struct GyroSensitivityEstimator: Sendable, Equatable {
         guard innovationVariance > 0, innovationVariance.isFinite, y.isFinite else { return .zero }
         // Nor can a change the datasheets' bound on every axis could not make, beside the noise.
         let most = limit * (abs(h.x) + abs(h.y) + abs(h.z)) + 3 * noiseVariance.squareRoot()
-        guard y * y <= 9 * innovationVariance, abs(y) <= most else {
+        // The integration took out only the applied part, so the prediction of Δdirection is
+        // h · (ŝ − applied): 0 without a gate, and the innovation is y itself.
+        let innovation = y - h.dot(estimate - applied)
+        guard innovation * innovation <= 9 * innovationVariance, abs(y) <= most else {
             rejected += 1
             return .zero
         }
         let gain = ph / innovationVariance
-        // The innovation is y itself: the integration already took ŝ out, so the prediction of
-        // Δdirection is h · (ŝ − ŝ) = 0.
-        let old = estimate
-        let new = old + y * gain
+        let new = estimate + innovation * gain
         estimate = Vector3(
             min(max(new.x, -limit), limit), min(max(new.y, -limit), limit), min(max(new.z, -limit), limit))
-        rateFactor = Vector3(1 / (1 + estimate.x), 1 / (1 + estimate.y), 1 / (1 + estimate.z))
         // P ← P − (P h)(P h)ᵀ / (hᵀ P h + r): the Joseph form is not needed, the update is scalar.
         let r = 1 / innovationVariance
         covariance = (
             c.xx - ph.x * ph.x * r, c.xy - ph.x * ph.y * r, c.xz - ph.x * ph.z * r,
             c.yy - ph.y * ph.y * r, c.yz - ph.y * ph.z * r, c.zz - ph.z * ph.z * r)
         updates += 1
-        return estimate - old
+        let old = applied
+        let c2 = covariance
+        applied = k > 0
+            ? Vector3(
+                Self.significant(estimate.x, variance: c2.xx, k: k), Self.significant(estimate.y, variance: c2.yy, k: k),
+                Self.significant(estimate.z, variance: c2.zz, k: k))
+            : estimate
+        rateFactor = Vector3(1 / (1 + applied.x), 1 / (1 + applied.y), 1 / (1 + applied.z))
+        return applied - old
+    }
+
+    /// ŝ_i if it is k of its standard deviations from 0 (k = 2: the two-sided 5 % test), else 0.
+    /// A hard gate rather than a shrinkage: below it the output is exactly the estimator's off.
+    static func significant(_ s: Double, variance: Double, k: Double) -> Double {
+        s * s > k * k * max(variance, 0) ? s : 0
     }
 }

@@ -15,7 +15,7 @@ import Testing
             "--set", "device-fixed-ratio=12", "--set", "device-fixed-turn=45",
             "--set", "gyro-sensitivity-prior=1", "--set", "gyro-sensitivity-noise=2",
             "--set", "gyro-sensitivity-take-back=50", "--set", "gyro-sensitivity-settle=4",
-            "--set", "gyro-sensitivity-vertical-only=1",
+            "--set", "gyro-sensitivity-vertical-only=1", "--set", "gyro-sensitivity-significance=2",
         ])
         let p = try #require(try command.chosenParameters())
         let degree = Double.pi / 180
@@ -34,6 +34,9 @@ import Testing
         #expect(abs(p.gyroSensitivityTakeBack - 0.5) < 1e-15)
         #expect(p.gyroSensitivitySettleDuration == 4)
         #expect(p.gyroSensitivityVerticalOnly)
+        #expect(p.gyroSensitivitySignificance == 2)
+        let ungated = try BenchBROADCommand.parse(["--filter", "reference", "--set", "gyro-sensitivity-significance=0"])
+        #expect(try #require(try ungated.chosenParameters()).gyroSensitivitySignificance == 0)
         // Off by default.
         #expect(FusionParameters().gyroSensitivityPrior == 0 && !FusionParameters().gyroSensitivityVerticalOnly)
     }
@@ -52,7 +55,7 @@ import Testing
     @Test func referenceExperimentsAreRefusedForTheFixedCore() throws {
         let command = try BenchBROADCommand.parse(["--set", "motion-bias-noise=1"])
         #expect(throws: CommandError.self) { try command.chosenParameters() }
-        for name in ["gyro-sensitivity-prior", "gyro-sensitivity-vertical-only"] {
+        for name in ["gyro-sensitivity-prior", "gyro-sensitivity-vertical-only", "gyro-sensitivity-significance"] {
             let fixed = try BenchBROADCommand.parse(["--set", "\(name)=1"])
             #expect(throws: CommandError.self) { try fixed.chosenParameters() }
         }

@@ -55,14 +55,13 @@ import Testing
     /// (half-sines of 2 s, 4 s still between) in the earth's field, or with a magnet fixed to it.
     /// Returns ŝ, the estimator's variance of ŝ_z, its update count, and the heading error's RMS
     /// over the last four back-and-forth cycles (°).
-    static func backAndForth(parameters p: FusionParameters, attached: Vector3)
-        -> (estimate: Vector3, varianceZ: Double, updates: Int, headingRMS: Double)
+    static func backAndForth(parameters p: FusionParameters, attached: Vector3, sensitivityError: Double = 0.02)
+        -> (estimate: Vector3, applied: Vector3, varianceZ: Double, updates: Int, headingRMS: Double)
     {
         var state = FusionState(parameters: p)
         var noise = FusionReferenceSyntheticTests.Noise()
         var psi = 0.0
         let dt = 0.01
-        let sensitivityError = 0.02
         var sumSquares = 0.0
         var count = 0
         func run(seconds: Double, scored: Bool, rate: (Double) -> Double) {
@@ -91,12 +90,13 @@ import Testing
             }
         }
         let c = state.sensitivity.covariance
-        return (state.sensitivity.estimate, c.zz, state.sensitivity.updates, (sumSquares / Double(count)).squareRoot())
+        return (state.sensitivity.estimate, state.sensitivity.applied, c.zz, state.sensitivity.updates, (sumSquares / Double(count)).squareRoot())
     }
 
-    static func learning() -> FusionParameters {
+    static func learning(significance: Double = 0) -> FusionParameters {
         var p = FusionParameters()
         p.gyroSensitivityPrior = 0.01
+        p.gyroSensitivitySignificance = significance
         return p
     }
 
@@ -142,5 +142,30 @@ import Testing
         wide.update(regressor: Vector3(0, 0, .pi), directionChange: 0.05 * .pi, noiseVariance: loud * loud, limit: 0.03)
         #expect(wide.updates == 1 && wide.estimate.z == 0.03)
         #expect(wide.rateFactor.z == 1 / 1.03)
+    }
+
+    /// With the significance gate (k = 2), a gyro within ±0.1 % (well under two of ŝ's standard
+    /// deviations, ~0.14 % after sixteen turns): the estimator learns, nothing is applied, and
+    /// the output is bit for bit the estimator's off.
+    @Test(arguments: [0.001, -0.001])
+    func anInsignificantEstimateIsNotApplied(sensitivityError: Double) {
+        let gated = Self.backAndForth(
+            parameters: Self.learning(significance: 2), attached: .zero, sensitivityError: sensitivityError)
+        let without = Self.backAndForth(parameters: FusionParameters(), attached: .zero, sensitivityError: sensitivityError)
+        #expect(gated.updates >= 12 && gated.estimate.z != 0, "\(gated.updates) turns, ŝ_z \(gated.estimate.z)")
+        #expect(gated.applied == .zero)
+        #expect(gated.headingRMS == without.headingRMS, "\(gated.headingRMS)° gated, \(without.headingRMS)° without")
+    }
+
+    /// The gate lets the 2 % about z through: it is learnt, applied, and the heading is as much
+    /// better as without the gate.
+    @Test func aTwoPercentSensitivityPassesTheGate() {
+        let gated = Self.backAndForth(parameters: Self.learning(significance: 2), attached: .zero)
+        let without = Self.backAndForth(parameters: FusionParameters(), attached: .zero)
+        let sigma = gated.varianceZ.squareRoot()
+        #expect(abs(gated.estimate.z - 0.02) < 3 * sigma, "ŝ_z \(gated.estimate.z) ± \(sigma)")
+        #expect(gated.applied.z == gated.estimate.z && gated.applied.x == 0 && gated.applied.y == 0)
+        #expect(gated.headingRMS < 0.5 * without.headingRMS,
+                "heading RMS \(gated.headingRMS)° gated, \(without.headingRMS)° without")
     }
 }
