@@ -11,8 +11,7 @@ extension FusionState {
     func sensitivityCorrected(_ rate: Vector3, parameters p: FusionParameters) -> Vector3 {
         let f = sensitivity.rateFactor
         guard p.gyroSensitivityVerticalOnly else { return componentwise(rate, f) }
-        let q = attitude6D
-        let up = Vector3(2 * (q.x * q.z - q.w * q.y), 2 * (q.y * q.z + q.w * q.x), 1 - 2 * (q.x * q.x + q.y * q.y))
+        let up = attitude6D.rotationMatrix.rows.2  // the vertical in device axes
         let excess = up.dot(componentwise(rate, Vector3(f.x - 1, f.y - 1, f.z - 1)))
         return rate + excess * up
     }

@@ -86,8 +86,8 @@ public func update(
         // The angle turned about the vertical over the decimated span (up: row 2 of R(q6), the
         // vertical in device axes; the rate: the span's mean less the bias before this step's
         // update): nothing per sample, the fixed core's way.
-        let (w, x, y, z) = (q6.w, q6.x, q6.y, q6.z)
-        let up = Vector3(2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y))
+        let rotation = q6.rotationMatrix
+        let up = rotation.rows.2
         let turn = up.dot(s.rest.lastGyroMean - biasBefore) * s.rest.lastSpan
         s.heading.turnedSinceMagnetometer += abs(turn)
         s.heading.deviceFixed.addTurn(turn)
@@ -95,11 +95,9 @@ public func update(
             // The turn per device axis, of the rate the integration used (÷ (1 + ŝ)).
             let mean = componentwise(s.rest.lastGyroMean - biasBefore, s.sensitivity.rateFactor)
             // Rows 0 and 1 of R(q6): the rate about the 6D frame's horizontal axes.
-            let east = Vector3(1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y))
-            let north = Vector3(2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x))
             s.heading.deviceFixed.addTurn(
                 perAxis: s.rest.lastSpan * componentwise(up, mean),
-                horizontal: s.rest.lastSpan * Vector3(east.dot(mean), north.dot(mean), 0))
+                horizontal: s.rest.lastSpan * Vector3(rotation.rows.0.dot(mean), rotation.rows.1.dot(mean), 0))
         }
     }
     s.magneticDt += dt
@@ -128,10 +126,11 @@ public func update(
         let rate = s.rest.gyroReference.stage2
         let turning = rate.dot(rate) >= p.magneticNewFieldMinRate * p.magneticNewFieldMinRate
         if testsField {
+            let field6D = q6.rotate(mag)
             let span = s.heading.deviceFixed.update(
-                field6D: q6.rotate(mag), quiet: !turning, minTurn: p.deviceFixedFieldMinTurn,
+                field6D: field6D, quiet: !turning, minTurn: p.deviceFixedFieldMinTurn,
                 maxRatio: p.deviceFixedFieldMaxRatio)
-            if learnsSensitivity { s.learnSensitivity(span: span, field6D: q6.rotate(mag), turning: turning, dt: magDt, parameters: p) }
+            if learnsSensitivity { s.learnSensitivity(span: span, field6D: field6D, turning: turning, dt: magDt, parameters: p) }
         }
         let biasGain = s.heading.update(
             magEarth: (s.heading.heading * q6).rotate(mag), dt: magDt, gains: s.magneticGains, turning: turning,
