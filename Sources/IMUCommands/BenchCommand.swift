@@ -120,7 +120,7 @@ struct BenchBROADCommand: ParsableCommand {
 
     @Option(name: .customLong("set"), help: ArgumentHelp(
         "A parameter other than its default, NAME=SECONDS (repeatable; Scripts/bench-loo.sh's grid).",
-        discussion: "Names: \(Self.settable.keys.sorted().joined(separator: ", ")); with --filter reference also the experiments of issue 28: motion-bias-random-walk ((°/s)²/s), motion-bias-noise (°/s over 1 s) and motion-bias-sensitivity-error (%), the bias with its own uncertainty; rest-restart-rate (°/s) and rest-restart-force (g), the rest references restarted after fast motion; heading-sensitivity-error (%) and heading-field-noise (°), the heading's uncertainty from turning; gyro-sensitivity-prior (%, on when given; 1 = the datasheets' ±3 % as 3σ), gyro-sensitivity-noise (°, default 1) and gyro-sensitivity-take-back (% of the measured error, default 0), gyro-sensitivity-settle (s quiet after the turn before it is learnt from, default 0), gyro-sensitivity-significance (σ, default 0 = off; 2 = ŝ applied per axis only where it is two of its standard deviations from 0) and gyro-sensitivity-vertical-only (=1: only the rate about the vertical corrected), the gyro's sensitivity per axis learnt from the turns the field test shows to be the earth's (Docs/fusion-accuracy.md). Both filters: device-fixed-ratio (%, default 9; 0 = off) and device-fixed-turn (°, default 90), the test of a field that turns with the device, which gates τ_mag / magnetic-rejection-factor while it says the field is the earth's.", valueName: "NAME=SECONDS"))
+        discussion: "Names: \(Self.settable.keys.sorted().joined(separator: ", ")); with --filter reference also the experiments of issue 28: motion-bias-random-walk ((°/s)²/s), motion-bias-noise (°/s over 1 s) and motion-bias-sensitivity-error (%), the bias with its own uncertainty; rest-restart-rate (°/s) and rest-restart-force (g), the rest references restarted after fast motion; heading-sensitivity-error (%) and heading-field-noise (°), the heading's uncertainty from turning; gyro-sensitivity-prior (%, on when given; 1 = the datasheets' ±3 % as 3σ), gyro-sensitivity-noise (°, default 1) and gyro-sensitivity-take-back (% of the measured error, default 0), gyro-sensitivity-settle (s quiet after the turn before it is learnt from, default 0), gyro-sensitivity-significance (σ, default 0 = off; 2 = ŝ applied per axis only where it is two of its standard deviations from 0) and gyro-sensitivity-vertical-only (=1: only the rate about the vertical corrected), the gyro's sensitivity per axis learnt from the turns the field test shows to be the earth's (Docs/fusion-accuracy.md). Both filters: gyro-sensitivity-prior, -noise, -settle and -significance; device-fixed-ratio (%, default 9; 0 = off) and device-fixed-turn (°, default 90), the test of a field that turns with the device, which gates τ_mag / magnetic-rejection-factor while it says the field is the earth's.", valueName: "NAME=SECONDS"))
     var settings: [String] = []
 
     /// The time constants `--set` may change (seconds).
@@ -161,6 +161,12 @@ struct BenchBROADCommand: ParsableCommand {
         ]
     }
 
+    /// The sensitivity estimator's settings the fixed core takes too (issue 28: one algorithm
+    /// in both; `FixedFusionParameters.init(_:)` converts them).
+    static let sensitivityBothCores: Set<String> = [
+        "gyro-sensitivity-prior", "gyro-sensitivity-noise", "gyro-sensitivity-settle", "gyro-sensitivity-significance",
+    ]
+
     /// The reference filter's switches (issue 28): any value above 0 turns one on.
     static var referenceSwitches: [String: WritableKeyPath<FusionParameters, Bool>] {
         ["gyro-sensitivity-vertical-only": \.gyroSensitivityVerticalOnly]
@@ -197,7 +203,7 @@ struct BenchBROADCommand: ParsableCommand {
             } else if let path = Self.settable[parts[0]] {
                 parameters[keyPath: path] = value
             } else if let (path, toRadians) = Self.referenceOnly[parts[0]] {
-                guard filter == .reference else {
+                guard filter == .reference || Self.sensitivityBothCores.contains(parts[0]) else {
                     throw CommandError("--set \(parts[0]): an experiment of the reference filter only (--filter reference)")
                 }
                 parameters[keyPath: path] = value * toRadians

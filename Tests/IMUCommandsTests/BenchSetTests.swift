@@ -4,8 +4,8 @@ import IMUFusionReference
 import Testing
 
 /// `imu bench broad --set`: the reference filter's experiments (issue 28) are taken in degrees
-/// and refused for the fixed core, which has no such parameters (a silent no-op would report
-/// the defaults' figures as the experiment's).
+/// and refused for the fixed core where it has no such parameters (a silent no-op would report
+/// the defaults' figures as the experiment's); the sensitivity estimator's are in both.
 @Suite struct BenchSetTests {
     @Test func referenceExperimentsAreConvertedToRadians() throws {
         let command = try BenchBROADCommand.parse([
@@ -52,10 +52,28 @@ import Testing
         #expect(throws: CommandError.self) { try BenchBROADCommand.parse(["--set", "magnetometer-tau=0"]).chosenParameters() }
     }
 
+    /// The sensitivity estimator is in both cores (issue 28): its settings reach the fixed
+    /// core's integers.
+    @Test func theSensitivityIsSetForBothCores() throws {
+        let command = try BenchBROADCommand.parse([
+            "--set", "gyro-sensitivity-prior=1", "--set", "gyro-sensitivity-noise=2", "--set", "gyro-sensitivity-settle=4",
+            "--set", "gyro-sensitivity-significance=2",
+        ])
+        let fixed = FixedFusionParameters(try #require(try command.chosenParameters()))
+        #expect(fixed.gyroSensitivityPrior == Q30(0.01))
+        #expect(fixed.gyroSensitivityDirectionNoise == Q30(2 * Double.pi / 180))
+        #expect(fixed.gyroSensitivitySettleMilliseconds == 4000)
+        #expect(fixed.gyroSensitivitySignificance == Q16(2))
+        #expect(FixedFusionCoefficients(parameters: fixed).learnsGyroSensitivity)
+        let off = try BenchBROADCommand.parse(["--set", "gyro-sensitivity-prior=1", "--set", "device-fixed-ratio=0"])
+        #expect(!FixedFusionCoefficients(parameters: FixedFusionParameters(try #require(try off.chosenParameters())))
+            .learnsGyroSensitivity)
+    }
+
     @Test func referenceExperimentsAreRefusedForTheFixedCore() throws {
         let command = try BenchBROADCommand.parse(["--set", "motion-bias-noise=1"])
         #expect(throws: CommandError.self) { try command.chosenParameters() }
-        for name in ["gyro-sensitivity-prior", "gyro-sensitivity-vertical-only", "gyro-sensitivity-significance"] {
+        for name in ["gyro-sensitivity-vertical-only", "gyro-sensitivity-take-back"] {
             let fixed = try BenchBROADCommand.parse(["--set", "\(name)=1"])
             #expect(throws: CommandError.self) { try fixed.chosenParameters() }
         }

@@ -208,5 +208,13 @@ import Testing
         #expect(p.warmUpDurationMilliseconds == ms(r.warmUpDuration))
         #expect(p.headingDriftRate == Q30(r.headingDriftRate))
         #expect(p.headingAccuracyFloor == Q30(r.headingAccuracyFloor))
+        #expect(p.deviceFixedFieldMaxRatio == Q30(r.deviceFixedFieldMaxRatio))
+        #expect(p.deviceFixedFieldMinTurn == Q30(r.deviceFixedFieldMinTurn))
+        #expect(p.gyroSensitivityPrior == Q30(r.gyroSensitivityPrior))
+        #expect(p.gyroSensitivityDirectionNoise == Q30(r.gyroSensitivityDirectionNoise))
+        #expect(p.gyroSensitivityLimit == Q30(r.gyroSensitivityLimit))
+        #expect(p.gyroSensitivitySignificance == Q16(r.gyroSensitivitySignificance))
+        #expect(p.gyroSensitivitySettleMilliseconds == ms(r.gyroSensitivitySettleDuration))
+        #expect(p == FixedFusionParameters(r))
     }
 }

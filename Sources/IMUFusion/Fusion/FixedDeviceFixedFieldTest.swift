@@ -13,8 +13,36 @@ public struct FixedDeviceFixedFieldTest: Sendable, Equatable {
     /// The direction's change and the angle turned about the vertical since the anchor (Q30 rad).
     public var directionChange: Int64 = 0
     public var turned: Int64 = 0
+    /// While the sensitivity is learnt (`FixedFusionCoefficients.learnsGyroSensitivity`): the
+    /// turn since the anchor per device axis, ∫ω_i·u_i dt (the estimator's regressor), and
+    /// about the 6D frame's horizontal axes (its noise), Q30 rad, clamped like `turned`.
+    public var turnedPerAxis = WideVector3.zero
+    public var turnedHorizontalX: Int64 = 0
+    public var turnedHorizontalY: Int64 = 0
 
     @inlinable public init() {}
+
+    /// The sums from one quiet moment to the next (the reference's `DeviceFixedFieldTest.Span`):
+    /// `verdict` 0 when the span judged nothing, else the verdict it judged; Q30 rad.
+    public struct Span: Sendable, Equatable {
+        public var verdict: Int8
+        public var directionChange: Int64
+        public var turnedPerAxis: WideVector3
+        public var turnedHorizontalX: Int64
+        public var turnedHorizontalY: Int64
+
+        @inlinable
+        public init(
+            verdict: Int8, directionChange: Int64, turnedPerAxis: WideVector3, turnedHorizontalX: Int64,
+            turnedHorizontalY: Int64
+        ) {
+            self.verdict = verdict
+            self.directionChange = directionChange
+            self.turnedPerAxis = turnedPerAxis
+            self.turnedHorizontalX = turnedHorizontalX
+            self.turnedHorizontalY = turnedHorizontalY
+        }
+    }
 
     /// The accumulators' bound (Q30 rad): far beyond any turn between two quiet moments, and
     /// inside `wideProduct`'s range (|value| ≤ 2^60).
@@ -29,6 +57,55 @@ public struct FixedDeviceFixedFieldTest: Sendable, Equatable {
         let along = Int64(up.x.raw) &* (rate.x &>> 16) &+ Int64(up.y.raw) &* (rate.y &>> 16)
             &+ Int64(up.z.raw) &* (rate.z &>> 16)
         turned = clamped(turned &+ ((along &>> 30) &* span) &>> 24, Self.limit)
+    }
+
+    /// One decimated step's turn per device axis and about the 6D frame's horizontal axes (Q30
+    /// rad, each < 2^37.1: see `fixedFusionSensitivityTurn`), summed with the clamp.
+    @inlinable
+    public mutating func addTurn(perAxis turn: WideVector3, horizontalX: Int64, horizontalY: Int64) {
+        turnedPerAxis = (turnedPerAxis + turn).componentsClamped(Self.limit)
+        turnedHorizontalX = clamped(turnedHorizontalX &+ horizontalX, Self.limit)
+        turnedHorizontalY = clamped(turnedHorizontalY &+ horizontalY, Self.limit)
+    }
+
+    /// `update` for the sensitivity estimator: the same verdicts, and the span since the last
+    /// quiet moment on every quiet sample after it (the reference's `update`: the direction's
+    /// change summed on every sample, the per-axis and horizontal sums started again with it).
+    @inlinable
+    public mutating func updateReturningSpan(field m: FixedVector3<Q16>, quiet: Bool, maxRatio: Int64, minTurn: Int64)
+        -> Span?
+    {
+        let (x, y, z) = (Int64(m.x.raw), Int64(m.y.raw), Int64(m.z.raw))
+        guard ((x &* x &+ y &* y) &>> 7) &* 99 > (z &* z) &>> 7 else {
+            hasAnchor = false
+            return nil
+        }
+        if hasAnchor {
+            directionChange = clamped(
+                directionChange &+ Self.angle(Int64(lastHorizontalX), Int64(lastHorizontalY), x, y), Self.limit)
+        }
+        lastHorizontalX = m.x.raw
+        lastHorizontalY = m.y.raw
+        guard quiet else { return nil }
+        var span: Span?
+        if hasAnchor {
+            var judged: Int8 = 0
+            let turnedMagnitude = turned.magnitude
+            if turnedMagnitude >= UInt64(Swift.max(minTurn, 0)) {
+                verdict = directionChange.magnitude <= UInt64(wideProduct(maxRatio, Int64(turnedMagnitude))) ? 1 : -1
+                judged = verdict
+            }
+            span = Span(
+                verdict: judged, directionChange: directionChange, turnedPerAxis: turnedPerAxis,
+                turnedHorizontalX: turnedHorizontalX, turnedHorizontalY: turnedHorizontalY)
+        }
+        hasAnchor = true
+        directionChange = 0
+        turned = 0
+        turnedPerAxis = .zero
+        turnedHorizontalX = 0
+        turnedHorizontalY = 0
+        return span
     }
 
     /// One magnetometer sample `field` (the field in the 6D frame, a rotated clamped sample:

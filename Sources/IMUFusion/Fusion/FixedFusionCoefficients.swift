@@ -50,6 +50,20 @@ public struct FixedFusionCoefficients: Sendable, Equatable {
     /// The device-fixed field test is on (`deviceFixedFieldMaxRatio` > 0).
     @inlinable public var testsDeviceFixedField: Bool { parameters.deviceFixedFieldMaxRatio.raw > 0 }
 
+    /// The gyro's sensitivity is learnt (`FixedGyroSensitivityEstimator`): a prior > 0 and the
+    /// field test on (its verdicts choose the turns).
+    public var learnsGyroSensitivity: Bool
+    /// The sensitivity estimator's numbers (see `FixedGyroSensitivityEstimator` for the
+    /// formats): the prior's variance (Q60, prior clamped to [0, ½]: ≤ 2^58), the bound on ŝ
+    /// (Q40, clamped to [0, ½]: ≤ 2^39), the direction noise's variance (Q60: the Q30 noise's
+    /// square, < 2^62), the significance gate k²/16 (Q60, k clamped to [0, 4]: ≤ 2^60; 0 = no
+    /// gate) and the settling time (Q30 s).
+    public var sensitivityPriorVariance: Int64
+    public var sensitivityLimit: Int64
+    public var sensitivityNoiseVariance: Int64
+    public var sensitivitySignificanceSquared: Int64
+    public var sensitivitySettleDuration: Int64
+
     public init(parameters p: FixedFusionParameters = FixedFusionParameters()) {
         parameters = p
         @inline(__always) func seconds(_ milliseconds: Int32) -> Int64 {
@@ -92,5 +106,15 @@ public struct FixedFusionCoefficients: Sendable, Equatable {
         dipSineThreshold = Int64(FixedMath.sin(p.magneticDipThreshold).raw)
         pi = Int64(Q29.pi.raw) &<< 11
         headingAccuracyFloor = wide(p.headingAccuracyFloor)
+        let prior = Int64(Swift.min(Swift.max(p.gyroSensitivityPrior.raw, 0), 1 << 29))
+        sensitivityPriorVariance = prior &* prior
+        learnsGyroSensitivity = prior > 0 && p.deviceFixedFieldMaxRatio.raw > 0
+        sensitivityLimit = Int64(Swift.min(Swift.max(p.gyroSensitivityLimit.raw, 0), 1 << 29)) &<< 10
+        let noise = Int64(p.gyroSensitivityDirectionNoise.raw)
+        sensitivityNoiseVariance = noise &* noise
+        // k (Q16) ≤ 4 = 2^18: k² ≤ 2^36 as Q32; /16 as Q60 is a shift of 28 − 4.
+        let k = Int64(Swift.min(Swift.max(p.gyroSensitivitySignificance.raw, 0), 1 << 18))
+        sensitivitySignificanceSquared = (k &* k) &<< 24
+        sensitivitySettleDuration = seconds(p.gyroSensitivitySettleMilliseconds)
     }
 }

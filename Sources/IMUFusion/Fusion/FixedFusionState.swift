@@ -61,6 +61,8 @@ public struct FixedFusionState: Sendable, Equatable {
     public var decimation = FixedFusionDecimation()
     public var rest = FixedRestDetector()
     public var heading: FixedHeadingCorrection
+    /// The gyro's sensitivity per axis (`FixedFusionCoefficients.learnsGyroSensitivity`).
+    public var sensitivity: FixedGyroSensitivityEstimator
 
     /// q6 as the last decimated step formed it (`unitAttitude6D` after its inclination
     /// correction): the magnetometer step on that same sample (`decimation.span` = 0 then)
@@ -74,6 +76,7 @@ public struct FixedFusionState: Sendable, Equatable {
     @inlinable
     public init(coefficients: FixedFusionCoefficients) {
         heading = FixedHeadingCorrection(coefficients: coefficients)
+        sensitivity = FixedGyroSensitivityEstimator(priorVariance: coefficients.sensitivityPriorVariance)
     }
 
     /// Back to the start: the same as a new state.

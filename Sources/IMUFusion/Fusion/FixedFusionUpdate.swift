@@ -219,12 +219,14 @@ func fixedFusionDecimatedParts(state s: inout FixedFusionState, coefficients c: 
     let attitude6D = s.unitAttitude6D
     s.attitude6DAtDecimation = attitude6D
     // Rows 0 and 1 of R(q6) only where the in-motion part ends its pair (see below).
+    // (And on every run while the sensitivity is learnt: its horizontal turn.)
     let pairEnds = c.parameters.motionBiasEnabled && s.biasEstimator.pendingSpan != 0
-    let rows = pairEnds
+    let rows = pairEnds || c.learnsGyroSensitivity
         ? attitude6D.unitRotationMatrix
         : FixedMatrix3(row0: .zero, row1: .zero, row2: attitude6D.unitRotationRow2)
     if c.testsDeviceFixedField {
         s.heading.deviceFixed.addTurn(rate: gyroMean - bias, up: rows.row2, span: span)
+        if c.learnsGyroSensitivity { fixedFusionSensitivityTurn(state: &s, rate: gyroMean - bias, rows: rows, span: span) }
     }
     // The in-motion part on every second run, on the pair's corrections and span.
     if c.parameters.motionBiasEnabled {
@@ -289,7 +291,9 @@ func fixedFusionMagnetometerStep(state s: inout FixedFusionState, coefficients c
     // The vertical bias learns once the inclination has settled and no rest measured the bias lately.
     let learnsBias = s.elapsed >= c.accelerometerTau && s.rest.sinceRest >= c.magneticBiasRestHold
     let field6D = attitude6D.rotatedField(mag)
-    if c.testsDeviceFixedField {
+    if c.learnsGyroSensitivity {
+        fixedFusionLearnSensitivity(state: &s, field: field6D, turning: turning, duration: magDt, coefficients: c)
+    } else if c.testsDeviceFixedField {
         s.heading.deviceFixed.update(
             field: field6D, quiet: !turning, maxRatio: Int64(c.parameters.deviceFixedFieldMaxRatio.raw),
             minTurn: Int64(c.parameters.deviceFixedFieldMinTurn.raw))
