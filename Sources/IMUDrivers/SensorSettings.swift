@@ -78,8 +78,16 @@ public struct IMUConfiguration: Sendable, Equatable {
 
 extension Array where Element == FullScale {
     /// The smallest range that covers `range` (the largest one when none does).
+    /// One pass rather than a sort (the same choice, ties to the first listed): on the firmware
+    /// the sort's generic code for `FullScale` was ~11 KB of the 128 KiB flash.
     func covering(_ range: Double) -> FullScale {
-        sorted { $0.range < $1.range }.first { $0.range >= range } ?? self.max { $0.range < $1.range }!
+        var largest = self[0]
+        var smallestCovering: FullScale?
+        for scale in self {
+            if scale.range >= range, smallestCovering.map({ scale.range < $0.range }) ?? true { smallestCovering = scale }
+            if scale.range > largest.range { largest = scale }
+        }
+        return smallestCovering ?? largest
     }
 }
 

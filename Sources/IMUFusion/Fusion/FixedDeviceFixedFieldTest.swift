@@ -61,18 +61,17 @@ public struct FixedDeviceFixedFieldTest: Sendable, Equatable {
 
     /// One decimated step's turn per device axis and about the 6D frame's horizontal axes (Q30
     /// rad, each < 2^37.1: see `fixedFusionSensitivityTurn`), summed with the clamp.
-    @inlinable
-    public mutating func addTurn(perAxis turn: WideVector3, horizontalX: Int64, horizontalY: Int64) {
-        turnedPerAxis = (turnedPerAxis + turn).componentsClamped(Self.limit)
-        turnedHorizontalX = clamped(turnedHorizontalX &+ horizontalX, Self.limit)
-        turnedHorizontalY = clamped(turnedHorizontalY &+ horizontalY, Self.limit)
+    mutating func addTurn(perAxis turn: WideVector3, horizontalX: Int64, horizontalY: Int64) {
+        turnedPerAxis = WideVector3(
+            x: turnSum(turnedPerAxis.x, turn.x), y: turnSum(turnedPerAxis.y, turn.y), z: turnSum(turnedPerAxis.z, turn.z))
+        turnedHorizontalX = turnSum(turnedHorizontalX, horizontalX)
+        turnedHorizontalY = turnSum(turnedHorizontalY, horizontalY)
     }
 
     /// `update` for the sensitivity estimator: the same verdicts, and the span since the last
     /// quiet moment on every quiet sample after it (the reference's `update`: the direction's
     /// change summed on every sample, the per-axis and horizontal sums started again with it).
-    @inlinable
-    public mutating func updateReturningSpan(field m: FixedVector3<Q16>, quiet: Bool, maxRatio: Int64, minTurn: Int64)
+    mutating func updateReturningSpan(field m: FixedVector3<Q16>, quiet: Bool, maxRatio: Int64, minTurn: Int64)
         -> Span?
     {
         let (x, y, z) = (Int64(m.x.raw), Int64(m.y.raw), Int64(m.z.raw))
@@ -81,8 +80,7 @@ public struct FixedDeviceFixedFieldTest: Sendable, Equatable {
             return nil
         }
         if hasAnchor {
-            directionChange = clamped(
-                directionChange &+ Self.angle(Int64(lastHorizontalX), Int64(lastHorizontalY), x, y), Self.limit)
+            directionChange = turnSum(directionChange, Self.angleOutOfLine(Int64(lastHorizontalX), Int64(lastHorizontalY), x, y))
         }
         lastHorizontalX = m.x.raw
         lastHorizontalY = m.y.raw
@@ -139,6 +137,10 @@ public struct FixedDeviceFixedFieldTest: Sendable, Equatable {
         lastHorizontalX = m.x.raw
         lastHorizontalY = m.y.raw
     }
+
+    /// `angle` out of line, for the sensitivity estimator's path (flash on the firmware).
+    @inline(never)
+    static func angleOutOfLine(_ ax: Int64, _ ay: Int64, _ bx: Int64, _ by: Int64) -> Int64 { angle(ax, ay, bx, by) }
 
     /// The angle from a to b (Q30 rad, counter-clockwise positive), 4(a × b)/|a + b|², clipped at
     /// ±π: the reference's `DeviceFixedFieldTest.angle`. Components < 2^27.8: |a × b| < 2^55.6,

@@ -28,7 +28,7 @@ func fixedFusionSensitivityTurn(state s: inout FixedFusionState, rate: WideVecto
     guard e.x != 0 || e.y != 0 || e.z != 0 else { return }
     // Σ e_i·h_i (Q30 rad): |e_i| ≤ 2^30 (a factor), |h_i| < 2^37.1: < 2^38.7. Half of it, the
     // rotation's quaternion part, clamped at ±1 (a turn of 90°: never reached by a span's turn).
-    let angle = wideProduct(e.x, perAxis.x) &+ wideProduct(e.y, perAxis.y) &+ wideProduct(e.z, perAxis.z)
+    let angle = product(e.x, perAxis.x) &+ product(e.y, perAxis.y) &+ product(e.z, perAxis.z)
     s.heading.turnAboutVertical(halfAngle: clamped(0 &- roundingShiftRight(angle, by: 1), 1 << 30))
 }
 

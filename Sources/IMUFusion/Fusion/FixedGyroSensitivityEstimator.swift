@@ -44,7 +44,6 @@ public struct FixedGyroSensitivityEstimator: Sendable, Equatable {
     @usableFromInline static let limit: Int64 = 1 << 50
 
     /// A judged earth turn starts the pending turn (the reference's `PendingTurn.init`).
-    @inlinable
     mutating func hold(_ span: FixedDeviceFixedFieldTest.Span) {
         hasPending = true
         pendingDirectionChange = span.directionChange
@@ -55,12 +54,13 @@ public struct FixedGyroSensitivityEstimator: Sendable, Equatable {
     }
 
     /// A quiet span after it (`PendingTurn.add`): sums clamped, the time saturating.
-    @inlinable
     mutating func addQuiet(_ span: FixedDeviceFixedFieldTest.Span, duration: Int64) {
-        pendingDirectionChange = clamped(pendingDirectionChange &+ span.directionChange, Self.limit)
-        pendingTurnedPerAxis = (pendingTurnedPerAxis + span.turnedPerAxis).componentsClamped(Self.limit)
-        pendingTurnedHorizontalX = clamped(pendingTurnedHorizontalX &+ span.turnedHorizontalX, Self.limit)
-        pendingTurnedHorizontalY = clamped(pendingTurnedHorizontalY &+ span.turnedHorizontalY, Self.limit)
+        pendingDirectionChange = turnSum(pendingDirectionChange, span.directionChange)
+        pendingTurnedPerAxis = WideVector3(
+            x: turnSum(pendingTurnedPerAxis.x, span.turnedPerAxis.x), y: turnSum(pendingTurnedPerAxis.y, span.turnedPerAxis.y),
+            z: turnSum(pendingTurnedPerAxis.z, span.turnedPerAxis.z))
+        pendingTurnedHorizontalX = turnSum(pendingTurnedHorizontalX, span.turnedHorizontalX)
+        pendingTurnedHorizontalY = turnSum(pendingTurnedHorizontalY, span.turnedHorizontalY)
         pendingQuiet = advanced(pendingQuiet, by: duration)
     }
 
@@ -92,7 +92,6 @@ public struct FixedGyroSensitivityEstimator: Sendable, Equatable {
     /// The noise variance of the turn's direction change divided by 2^2n, Q60 rad², saturating
     /// at 4 (2^62): the direction noise² plus (tan dip · prior · |turned horizontally|)² (the
     /// tilt a sensitivity error of the prior's size may have left), tan² dip = m_z² / |m_h|².
-    @inlinable
     static func scaledNoiseVariance(
         field m: FixedVector3<Q16>, horizontalX: Int64, horizontalY: Int64, n: Int, coefficients c: FixedFusionCoefficients
     ) -> Int64 {
@@ -130,21 +129,20 @@ public struct FixedGyroSensitivityEstimator: Sendable, Equatable {
     /// r' (Q60, ≤ 2^62). The reference's `update`: the two gates (|y| ≤ limit·Σ|h| + 3σ_r; the
     /// innovation within 3σ of its prediction), the Kalman step in the whitened form, the
     /// clamp at ±limit, the significance gate.
-    @inlinable
     mutating func update(regressor g: WideVector3, directionChange y: Int64, noiseVariance r: Int64, coefficients c: FixedFusionCoefficients) {
         // P·g (Q60): |·| ≤ ‖P‖·|g| ≤ ¾·√3 < 2^60.4.
         let pg = WideVector3(
-            x: wideProduct(g.x, pxx) &+ wideProduct(g.y, pxy) &+ wideProduct(g.z, pxz),
-            y: wideProduct(g.x, pxy) &+ wideProduct(g.y, pyy) &+ wideProduct(g.z, pyz),
-            z: wideProduct(g.x, pxz) &+ wideProduct(g.y, pyz) &+ wideProduct(g.z, pzz))
+            x: product(g.x, pxx) &+ product(g.y, pxy) &+ product(g.z, pxz),
+            y: product(g.x, pxy) &+ product(g.y, pyy) &+ product(g.z, pyz),
+            z: product(g.x, pxz) &+ product(g.y, pyz) &+ product(g.z, pzz))
         // S' = gᵀPg + r' (Q60): ≤ tr P·|g|² + 4 ≤ 2.25 + 4 < 2^62.7.
-        let innovationVariance = wideProduct(g.x, pg.x) &+ wideProduct(g.y, pg.y) &+ wideProduct(g.z, pg.z) &+ r
+        let innovationVariance = product(g.x, pg.x) &+ product(g.y, pg.y) &+ product(g.z, pg.z) &+ r
         guard innovationVariance > 0 else { return }
         // The second gate: |y'| ≤ limit·Σ|g| + 3√r' (Q40: limit·Σ|g| ≤ ½·3 < 2^40.6), as
         // (|y'| − L)² ≤ 9r' where it is above L; beyond 6 rad it fails outright (r' ≤ 4), so the
         // difference as Q28 is < 2^30.6 and its square (Q56) < 2^61.2, 9r' as Q56 ≤ 2^61.2.
-        let bound = wideProduct(Int64(g.x.magnitude), c.sensitivityLimit)
-            &+ wideProduct(Int64(g.y.magnitude), c.sensitivityLimit) &+ wideProduct(Int64(g.z.magnitude), c.sensitivityLimit)
+        let bound = product(Int64(g.x.magnitude), c.sensitivityLimit)
+            &+ product(Int64(g.y.magnitude), c.sensitivityLimit) &+ product(Int64(g.z.magnitude), c.sensitivityLimit)
         let excess = Int64(y.magnitude) &- bound
         if excess > 0 {
             let e = roundingShiftRight(excess, by: 12)
@@ -155,17 +153,17 @@ public struct FixedGyroSensitivityEstimator: Sendable, Equatable {
         }
         // The innovation ν' = y' − g·ŝ (the prediction: the whole ŝ, the 6D frame integrating the
         // rate as read): |g·ŝ| ≤ 1.5, |y'| ≤ L + 6 ≤ 7.5, so |ν'| ≤ 9 (Q40 < 2^43.2).
-        let innovation = y &- (wideProduct(g.x, estimate.x) &+ wideProduct(g.y, estimate.y) &+ wideProduct(g.z, estimate.z))
+        let innovation = y &- (product(g.x, estimate.x) &+ product(g.y, estimate.y) &+ product(g.z, estimate.z))
         // Whitened by 1/√S' = M·2^e/2^32 (M in [2^32, 2^33]; S' floored at 2^-36 rad² (Q60 2^24):
         // e ≤ 18): w = Pg/√S' has |w_i| ≤ √P_ii ≤ ½ (Cauchy–Schwarz: (Pg)_i² ≤ P_ii·gᵀPg), z = ν'/√S'.
         let parts = FixedMath.reciprocalSquareRootParts(
             ofSignificand: UInt64(Swift.max(innovationVariance, 1 << 24)), fractionBits: 60)
         let factor = roundingShiftRight(parts.mantissa, by: 2)  // Q30, ≤ 2^31
         let exponent = parts.exponent
-        @inline(__always) func whitened(_ v: Int64, bound: Int64) -> Int64 {
+        func whitened(_ v: Int64, bound: Int64) -> Int64 {
             // v·M (≤ 2·|v|), then ·2^e; clamped to ±bound before a left shift (the roundings
             // may carry it a hair past the bound it has in exact arithmetic).
-            let scaled = wideProduct(factor, v)
+            let scaled = product(factor, v)
             guard exponent >= 0 else { return roundingShiftRight(scaled, by: Swift.min(0 &- exponent, 62)) }
             let limit = bound &>> exponent
             return clamped(scaled, limit) &<< exponent
@@ -180,8 +178,8 @@ public struct FixedGyroSensitivityEstimator: Sendable, Equatable {
             x: whitened(pg.x, bound: 1 << 59), y: whitened(pg.y, bound: 1 << 59), z: whitened(pg.z, bound: 1 << 59))
         // ŝ += w·z: z as Q29 (≤ 3·2^29 < 2^31, a factor) times w (Q60) is Q59, to Q40.
         let zFactor = roundingShiftRight(z, by: 11)
-        @inline(__always) func step(_ s: Int64, _ wi: Int64) -> Int64 {
-            clamped(s &+ roundingShiftRight(wideProduct(zFactor, wi), by: 19), c.sensitivityLimit)
+        func step(_ s: Int64, _ wi: Int64) -> Int64 {
+            clamped(s &+ roundingShiftRight(product(zFactor, wi), by: 19), c.sensitivityLimit)
         }
         estimate = WideVector3(x: step(estimate.x, w.x), y: step(estimate.y, w.y), z: step(estimate.z, w.z))
         // P −= w·wᵀ (Q60; the diagonal kept ≥ 0 against the roundings).
@@ -200,7 +198,6 @@ public struct FixedGyroSensitivityEstimator: Sendable, Equatable {
 
     /// ŝ_i where ŝ_i² > k²·P_ii (both sides / 16: ŝ as Q60 ≤ 2^59, its square ≤ 2^58; k²/16
     /// ≤ 1 as Q60), else 0; ŝ_i itself without a gate (k = 0).
-    @inlinable
     func significant(_ s: Int64, variance: Int64, _ c: FixedFusionCoefficients) -> Int64 {
         guard c.sensitivitySignificanceSquared > 0 else { return s }
         let s60 = s &<< 20
@@ -208,7 +205,7 @@ public struct FixedGyroSensitivityEstimator: Sendable, Equatable {
     }
 
     /// a / (1 + a) as Q30 for a Q40 |a| ≤ ½: a·2^20 (Q60, ≤ 2^59) over (1 + a) as Q30 (≥ 2^29).
-    @inlinable
+    @inline(never)
     static func factor(_ a: Int64) -> Int64 {
         guard a != 0 else { return 0 }
         let numerator = a &<< 20
@@ -220,7 +217,16 @@ public struct FixedGyroSensitivityEstimator: Sendable, Equatable {
 /// a·b / 2^60, rounded (to ±1), for |a|, |b| ≤ 2^60 with a result that fits: a = a_h·2^30 + a_l
 /// (0 ≤ a_l < 2^30, |a_h| ≤ 2^30), so a·b/2^60 = a_h·b/2^30 + (a_l·b/2^30)/2^30 — two
 /// `wideProduct`s, whose factors are inside its ±2^31.
-@inlinable
+@inline(never)
 func q60Product(_ a: Int64, _ b: Int64) -> Int64 {
-    wideProduct(a &>> 30, b) &+ roundingShiftRight(wideProduct(a & ((1 << 30) &- 1), b), by: 30)
+    product(a &>> 30, b) &+ roundingShiftRight(product(a & ((1 << 30) &- 1), b), by: 30)
 }
+
+/// `wideProduct` out of line: the estimator runs once per judged turn, and on the firmware each
+/// inlined copy (two 64-bit products of the value's halves) costs flash.
+@inline(never)
+func product(_ gain: Int64, _ value: Int64) -> Int64 { wideProduct(gain, value) }
+
+/// A sum of Q30 rad turns clamped at ±2^50 (`FixedDeviceFixedFieldTest.limit`), out of line.
+@inline(never)
+func turnSum(_ a: Int64, _ b: Int64) -> Int64 { clamped(a &+ b, 1 << 50) }
