@@ -120,7 +120,7 @@ struct BenchBROADCommand: ParsableCommand {
 
     @Option(name: .customLong("set"), help: ArgumentHelp(
         "A parameter other than its default, NAME=SECONDS (repeatable; Scripts/bench-loo.sh's grid).",
-        discussion: "Names: \(Self.settable.keys.sorted().joined(separator: ", ")); with --filter reference also the experiments of issue 28: motion-bias-random-walk ((°/s)²/s), motion-bias-noise (°/s over 1 s) and motion-bias-sensitivity-error (%), the bias with its own uncertainty; rest-restart-rate (°/s) and rest-restart-force (g), the rest references restarted after fast motion; heading-sensitivity-error (%) and heading-field-noise (°), the heading's uncertainty from turning; gyro-sensitivity-prior (%, on when given; 1 = the datasheets' ±3 % as 3σ), gyro-sensitivity-noise (°, default 1) and gyro-sensitivity-take-back (% of the measured error, default 0), gyro-sensitivity-settle (s quiet after the turn before it is learnt from, default 0), gyro-sensitivity-significance (σ, default 0 = off; 2 = ŝ applied per axis only where it is two of its standard deviations from 0) and gyro-sensitivity-vertical-only (=1: only the rate about the vertical corrected), the gyro's sensitivity per axis learnt from the turns the field test shows to be the earth's (Docs/fusion-accuracy.md). Both filters: gyro-sensitivity-prior, -noise, -settle and -significance; device-fixed-ratio (%, default 9; 0 = off) and device-fixed-turn (°, default 90), the test of a field that turns with the device, which gates τ_mag / magnetic-rejection-factor while it says the field is the earth's.", valueName: "NAME=SECONDS"))
+        discussion: "Names: \(Self.settable.keys.sorted().joined(separator: ", ")); with --filter reference also the experiments of issue 28: motion-bias-random-walk ((°/s)²/s), motion-bias-noise (°/s over 1 s) and motion-bias-sensitivity-error (%), the bias with its own uncertainty; rest-restart-rate (°/s) and rest-restart-force (g), the rest references restarted after fast motion; heading-sensitivity-error (%) and heading-field-noise (°), the heading's uncertainty from turning; gyro-sensitivity-prior (%, on when given, 0 = off; 1 = the datasheets' ±3 % as 3σ), gyro-sensitivity-noise (°, default 1), gyro-sensitivity-settle (s quiet after the turn before it is learnt from, default 0) and gyro-sensitivity-significance (σ, default 0 = off; 2 = ŝ applied per axis only where it is two of its standard deviations from 0), the gyro's sensitivity per axis learnt from the turns the field test shows to be the earth's and taken out of the heading (Docs/fusion-accuracy.md). Both filters: gyro-sensitivity-prior, -noise, -settle and -significance (the fixed core clamps the prior and the significance at 50 % and 4σ); device-fixed-ratio (%, default 9; 0 = off) and device-fixed-turn (°, default 90), the test of a field that turns with the device, which gates τ_mag / magnetic-rejection-factor while it says the field is the earth's.", valueName: "NAME=SECONDS"))
     var settings: [String] = []
 
     /// The time constants `--set` may change (seconds).
@@ -151,10 +151,9 @@ struct BenchBROADCommand: ParsableCommand {
             // %, and °
             "heading-sensitivity-error": (\.headingSensitivityError, 0.01),
             "heading-field-noise": (\.headingFieldNoise, degree),
-            // %, °, and % of the error (sixth pass: the gyro's sensitivity learnt from earth turns)
+            // %, °, and s (sixth pass: the gyro's sensitivity learnt from earth turns)
             "gyro-sensitivity-prior": (\.gyroSensitivityPrior, 0.01),
             "gyro-sensitivity-noise": (\.gyroSensitivityDirectionNoise, degree),
-            "gyro-sensitivity-take-back": (\.gyroSensitivityTakeBack, 0.01),
             "gyro-sensitivity-settle": (\.gyroSensitivitySettleDuration, 1),
             // standard deviations (0 = off)
             "gyro-sensitivity-significance": (\.gyroSensitivitySignificance, 1),
@@ -167,11 +166,6 @@ struct BenchBROADCommand: ParsableCommand {
         "gyro-sensitivity-prior", "gyro-sensitivity-noise", "gyro-sensitivity-settle", "gyro-sensitivity-significance",
     ]
 
-    /// The reference filter's switches (issue 28): any value above 0 turns one on.
-    static var referenceSwitches: [String: WritableKeyPath<FusionParameters, Bool>] {
-        ["gyro-sensitivity-vertical-only": \.gyroSensitivityVerticalOnly]
-    }
-
     /// The device-fixed field test (issue 28, on by default in both cores), in % and °:
     /// device-fixed-ratio=0 turns it off (and with it the raised heading gain it gates).
     static var fieldTest: [String: (path: WritableKeyPath<FusionParameters, Double>, toRadians: Double)] {
@@ -182,19 +176,18 @@ struct BenchBROADCommand: ParsableCommand {
     func chosenParameters() throws -> FusionParameters? {
         guard !settings.isEmpty else { return nil }
         var parameters = FusionParameters()
-        let names = (Array(Self.settable.keys) + Array(Self.referenceOnly.keys) + Array(Self.fieldTest.keys)
-            + Array(Self.referenceSwitches.keys)).sorted()
+        let names = (Array(Self.settable.keys) + Array(Self.referenceOnly.keys) + Array(Self.fieldTest.keys)).sorted()
         for setting in settings {
             let parts = setting.split(separator: "=", maxSplits: 1).map(String.init)
             guard parts.count == 2,
                 Self.settable[parts[0]] != nil || Self.referenceOnly[parts[0]] != nil || Self.fieldTest[parts[0]] != nil
-                    || Self.referenceSwitches[parts[0]] != nil
             else {
                 throw CommandError("--set \(setting): expected NAME=SECONDS with NAME one of \(names.joined(separator: ", "))")
             }
-            // 0 only where it means "off" (the field test's ratio, the sensitivity's significance
-            // gate); a time constant of 0 has no gain.
-            let offAllowed = parts[0] == "device-fixed-ratio" || parts[0] == "gyro-sensitivity-significance"
+            // 0 only where it means "off" (the field test's ratio, the sensitivity estimate's prior
+            // and its significance gate); a time constant of 0 has no gain.
+            let offAllowed = ["device-fixed-ratio", "gyro-sensitivity-prior", "gyro-sensitivity-significance"]
+                .contains(parts[0])
             guard let value = Double(parts[1]), value.isFinite, value > 0 || offAllowed && value == 0, value <= 1000 else {
                 throw CommandError("--set \(setting): the value must be above 0 and at most 1000")
             }
@@ -207,11 +200,6 @@ struct BenchBROADCommand: ParsableCommand {
                     throw CommandError("--set \(parts[0]): an experiment of the reference filter only (--filter reference)")
                 }
                 parameters[keyPath: path] = value * toRadians
-            } else if let path = Self.referenceSwitches[parts[0]] {
-                guard filter == .reference else {
-                    throw CommandError("--set \(parts[0]): an experiment of the reference filter only (--filter reference)")
-                }
-                parameters[keyPath: path] = true
             }
         }
         return parameters

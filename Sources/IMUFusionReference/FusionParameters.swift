@@ -131,7 +131,8 @@ public struct FusionParameters: Sendable, Equatable {
 
     /// Issue 28, sixth pass (0 = off): the gyro's sensitivity error per axis learnt from the
     /// turns the device-fixed field test judges "fixed to the earth" (`GyroSensitivityEstimator`;
-    /// needs `deviceFixedFieldMaxRatio` > 0), and the integrated rate divided by 1 + ŝ. This is the
+    /// needs `deviceFixedFieldMaxRatio` > 0), taken out of the heading (the part of the rate about
+    /// the vertical, summed over each decimated step: `FusionState.addSensitivityTurn`). This is the
     /// prior's standard deviation (a fraction): the datasheets' ±3 % sensitivity tolerance
     /// (MPU-6050 PS §6.1, LSM9DS1 DS Table 3, ICM-20948 DS Table 1) as three of them, 0.01.
     public var gyroSensitivityPrior: Double = 0
@@ -146,15 +147,9 @@ public struct FusionParameters: Sendable, Equatable {
     /// again first): the inclination corrects a tilt the turn left meanwhile, which moved the
     /// field's direction. 0: at the verdict (the first quiet moment).
     public var gyroSensitivitySettleDuration: Double = 0
-    /// Divide only the rate's part about the vertical by 1 + ŝ (what the earth turns measure),
-    /// leaving the tilt to the rate as read; false: every axis's rate.
-    public var gyroSensitivityVerticalOnly = false
-    /// The share (0…1) of the error the old ŝ made over a judged turn (h · Δŝ) taken back from
-    /// the heading at once at the verdict; 0 leaves it to the magnetometer.
-    public var gyroSensitivityTakeBack: Double = 0
     /// Apply ŝ_i only where it differs from 0 by more than this many of its own posterior
     /// standard deviations (2: the usual two-sided 5 % significance level, not fitted), else 0;
-    /// the estimate keeps learning underneath. 0: ŝ applied as it is (the sixth pass).
+    /// the estimate keeps learning underneath. 0: ŝ applied as it is.
     public var gyroSensitivitySignificance: Double = 0
 
     /// Magnetic disturbance rejection on or off.

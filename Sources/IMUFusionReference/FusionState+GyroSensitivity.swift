@@ -4,16 +4,20 @@ import IMUGeometry
 // field test shows to be the earth's (`GyroSensitivityEstimator`), on while
 // `FusionParameters.gyroSensitivityPrior` > 0 and the test is on.
 extension FusionState {
-    /// The bias-free rate with ŝ taken out: every axis divided by 1 + ŝ, or only the part about
-    /// the vertical (`gyroSensitivityVerticalOnly`: what the earth turns measure; the tilt keeps
-    /// the rate as read).
+    /// One decimated step's turn per device axis, h_i = span · up_i · (mean rate − bias)_i of the
+    /// rate as read: into the field test's sums (the estimator's regressor) and, with ŝ applied,
+    /// taken out of the heading. Dividing the rate by 1 + ŝ per sample would take e_i = ŝ_i/(1 + ŝ_i)
+    /// of it; along the vertical u that is q ⊗ exp(c·u) = exp(c·e_z) ⊗ q, a turn about the earth's
+    /// vertical, which commutes with the body-frame integration, so the span's sum turns the
+    /// heading (itself a turn about the vertical) on this step alone. The tilt keeps the rate as
+    /// read. Below the significance gate e = 0 and the heading is left exactly as it is.
     @inline(__always)
-    func sensitivityCorrected(_ rate: Vector3, parameters p: FusionParameters) -> Vector3 {
-        let f = sensitivity.rateFactor
-        guard p.gyroSensitivityVerticalOnly else { return componentwise(rate, f) }
-        let up = attitude6D.rotationMatrix.rows.2  // the vertical in device axes
-        let excess = up.dot(componentwise(rate, Vector3(f.x - 1, f.y - 1, f.z - 1)))
-        return rate + excess * up
+    mutating func addSensitivityTurn(perAxis h: Vector3, horizontal: Vector3) {
+        heading.deviceFixed.addTurn(perAxis: h, horizontal: horizontal)
+        let error = sensitivity.headingFactor.dot(h)
+        if error != 0 {
+            heading.heading = normalize(Quaternion(axis: Vector3(0, 0, 1), angle: -error) * heading.heading)
+        }
     }
 
     /// One magnetometer sample's part: `span` is what the field test returned (the sums since
@@ -47,18 +51,13 @@ extension FusionState {
         // The noise: the direction read at both ends (`gyroSensitivityDirectionNoise`), and the
         // tilt the sensitivity error (the prior's σ) may have left from the turn about the
         // horizontal axes, which moves the field's direction by tan(dip) per radian of tilt (the
-        // field's own dip, here; the test has made sure |m_h| > |m_z|/10).
-        let tanDip = abs(m.z) / (m.x * m.x + m.y * m.y).squareRoot()
-        let tilt = tanDip * p.gyroSensitivityPrior * turn.turnedHorizontal.dot(turn.turnedHorizontal).squareRoot()
-        let noise = p.gyroSensitivityDirectionNoise * p.gyroSensitivityDirectionNoise + tilt * tilt
-        let change = sensitivity.update(
+        // field's own dip, here; the test has made sure |m_h| > |m_z|/10): its square,
+        // m_z²/|m_h|² · prior² · |turned horizontally|², needs no square root.
+        let prior2 = p.gyroSensitivityPrior * p.gyroSensitivityPrior
+        let tilt2 = m.z * m.z / (m.x * m.x + m.y * m.y) * prior2 * turn.turnedHorizontal.dot(turn.turnedHorizontal)
+        let noise = p.gyroSensitivityDirectionNoise * p.gyroSensitivityDirectionNoise + tilt2
+        sensitivity.update(
             regressor: turn.turnedPerAxis, directionChange: turn.directionChange, noiseVariance: noise,
             limit: p.gyroSensitivityLimit, significance: p.gyroSensitivitySignificance)
-        if p.gyroSensitivityTakeBack > 0 && heading.isInitialised {
-            // The 6D frame turned h · Δŝ too far over this turn (by the new estimate; Δ of the applied part): the heading
-            // turns back by that much about the vertical.
-            let error = p.gyroSensitivityTakeBack * turn.turnedPerAxis.dot(change)
-            heading.heading = normalize(Quaternion(axis: Vector3(0, 0, 1), angle: -error) * heading.heading)
-        }
     }
 }

@@ -36,11 +36,9 @@ public func update(
         gyro: gyro, specificForce: specificForce, dt: dt, gains: s.gains, warmUpGain: warmUpGain,
         biasCenter: s.biasCenter, parameters: p)
 
-    // With the sensitivity estimator on, the rate divided by 1 + ŝ per axis (the gyro reads
-    // (1 + s)·ω + offset).
-    let learnsSensitivity = p.gyroSensitivityPrior > 0 && p.deviceFixedFieldMaxRatio > 0
-    let rate = learnsSensitivity ? s.sensitivityCorrected(gyro - s.bias, parameters: p) : gyro - s.bias
-    s.gyroAttitude = integrateRotation(s.gyroAttitude, rate: rate, dt: dt)
+    // The bias-free rate as read (a sensitivity error ŝ is taken out of the heading on the
+    // decimated step, see `addSensitivityTurn`).
+    s.gyroAttitude = integrateRotation(s.gyroAttitude, rate: gyro - s.bias, dt: dt)
 
     // At rest with a rate far (beyond restRelevelGap) from the estimate: an offset nobody
     // calibrated (or one that moved). The low-passed rate is the offset; the gyro frame has turned at the
@@ -82,20 +80,21 @@ public func update(
     // in its outputs: the same value, the growth being linear and the clamp at π monotone).
     if s.heading.accuracy < .pi { s.heading.accuracy = min(s.heading.accuracy + p.headingDriftRate * dt, .pi) }
     let testsField = p.deviceFixedFieldMaxRatio > 0
+    let learnsSensitivity = p.gyroSensitivityPrior > 0 && testsField
     if decimated && (p.headingSensitivityError > 0 || testsField) {
         // The angle turned about the vertical over the decimated span (up: row 2 of R(q6), the
         // vertical in device axes; the rate: the span's mean less the bias before this step's
         // update): nothing per sample, the fixed core's way.
         let rotation = q6.rotationMatrix
         let up = rotation.rows.2
-        let turn = up.dot(s.rest.lastGyroMean - biasBefore) * s.rest.lastSpan
+        let mean = s.rest.lastGyroMean - biasBefore
+        let turn = up.dot(mean) * s.rest.lastSpan
         s.heading.turnedSinceMagnetometer += abs(turn)
         s.heading.deviceFixed.addTurn(turn)
         if learnsSensitivity {
-            // The turn per device axis, of the rate the integration used (÷ (1 + ŝ)).
-            let mean = componentwise(s.rest.lastGyroMean - biasBefore, s.sensitivity.rateFactor)
-            // Rows 0 and 1 of R(q6): the rate about the 6D frame's horizontal axes.
-            s.heading.deviceFixed.addTurn(
+            // The turn per device axis, and (rows 0 and 1 of R(q6)) about the 6D frame's
+            // horizontal axes, of the rate as read.
+            s.addSensitivityTurn(
                 perAxis: s.rest.lastSpan * componentwise(up, mean),
                 horizontal: s.rest.lastSpan * Vector3(rotation.rows.0.dot(mean), rotation.rows.1.dot(mean), 0))
         }

@@ -6,20 +6,25 @@ import IMUGeometry
 ///
 /// A gyro reading (1 + s_i)·ω_i on axis i turns the 6D frame about the vertical by
 /// Σ_i s_i·∫ω_i·u_i dt too much (u: the vertical in device axes). The earth's field does not
-/// turn, so its horizontal direction in the 6D frame moves by exactly that error:
-/// Δdirection = h · (s − ŝ) with the regressor h_i = ∫ω_i·u_i dt of the rate the filter
-/// integrated (already divided by 1 + ŝ). Each judged earth turn is one such measurement of s;
-/// a Kalman update with the datasheets' prior learns it, and the integration divides the rate
-/// by 1 + ŝ so the next turns carry less error. Pure arithmetic; the caller decides when a turn
-/// counts (only "fixed to the earth": a field that turns with the device says nothing about s).
+/// turn, so its horizontal direction in the 6D frame moves by that error: Δdirection ≈ h · s
+/// with the regressor h_i = ∫ω_i·u_i dt of the rate as read (the 6D frame integrates it
+/// uncorrected). Each judged earth turn is one such measurement of s; a Kalman update with the
+/// datasheets' prior learns it. The correction is the heading's alone: a rate correction along
+/// the vertical is a rotation about the earth's vertical, which commutes with the integration,
+/// so the heading turns back by Σ_i e_i·h_i per decimated step (`headingFactor` e). Pure
+/// arithmetic; the caller decides when a turn counts (only "fixed to the earth": a field that
+/// turns with the device says nothing about s).
 public struct GyroSensitivityEstimator: Sendable, Equatable {
     /// ŝ per device axis (a fraction: the gyro reads 1 + ŝ times the rate).
     public private(set) var estimate = Vector3.zero
-    /// The part of ŝ the integration takes out: ŝ itself, or with a significance gate only the
+    /// The part of ŝ the heading takes out: ŝ itself, or with a significance gate only the
     /// axes where ŝ differs from 0 by more than the gate's standard deviations (0 elsewhere).
     public private(set) var applied = Vector3.zero
-    /// What the integration multiplies the bias-free rate by: 1 / (1 + applied) per axis.
-    public private(set) var rateFactor = Vector3(1, 1, 1)
+    /// e_i = applied_i / (1 + applied_i): the share of the rate as read on axis i that is the
+    /// error (a rate divided by 1 + applied loses exactly this share). The heading turns back by
+    /// e · h over each decimated step's turn h per axis; 0 below the gate, where the heading
+    /// gets exactly nothing. Computed when the estimate changes (rare), not per sample.
+    public private(set) var headingFactor = Vector3.zero
     /// The covariance of ŝ (symmetric 3 × 3: xx, xy, xz, yy, yz, zz).
     public private(set) var covariance: (xx: Double, xy: Double, xz: Double, yy: Double, yz: Double, zz: Double)
     /// Earth turns learnt from, for diagnostics.
@@ -56,21 +61,20 @@ public struct GyroSensitivityEstimator: Sendable, Equatable {
     }
 
     public static func == (a: Self, b: Self) -> Bool {
-        a.estimate == b.estimate && a.applied == b.applied && a.rateFactor == b.rateFactor && a.updates == b.updates && a.rejected == b.rejected && a.pending == b.pending
+        a.estimate == b.estimate && a.applied == b.applied && a.headingFactor == b.headingFactor && a.updates == b.updates && a.rejected == b.rejected && a.pending == b.pending
             && a.covariance == b.covariance
     }
 
-    /// One turn: the regressor h (rad per axis), the field's direction change over it (rad,
-    /// counter-clockwise about up), the change's noise variance (rad²), ŝ's bound per axis and
-    /// the significance gate k (0: ŝ applied as it is; k > 0: ŝ_i applied only where
-    /// |ŝ_i| > k·σ_i, its posterior's own standard deviation). Returns the applied part's change
-    /// (so a caller can take back the error the old one made over this turn, h · change). A change beyond three standard deviations of its prediction is not the
-    /// gyro's (Gaussian: 0.3 % of honest turns): a field that varies along the path, which the
-    /// device-fixed test's 9 % lets through. It teaches nothing.
-    @discardableResult
+    /// One turn: the regressor h (rad per axis, of the rate as read), the field's direction change
+    /// over it (rad, counter-clockwise about up), the change's noise variance (rad²), ŝ's bound
+    /// per axis and the significance gate k (0: ŝ applied as it is; k > 0: ŝ_i applied only where
+    /// |ŝ_i| > k·σ_i, its posterior's own standard deviation). A change beyond three standard
+    /// deviations of its prediction is not the gyro's (Gaussian: 0.3 % of honest turns): a field
+    /// that varies along the path, which the device-fixed test's 9 % lets through. It teaches
+    /// nothing.
     public mutating func update(
         regressor h: Vector3, directionChange y: Double, noiseVariance: Double, limit: Double, significance k: Double = 0
-    ) -> Vector3 {
+    ) {
         let c = covariance
         // P·h and hᵀ·P·h + r.
         let ph = Vector3(
@@ -78,15 +82,15 @@ public struct GyroSensitivityEstimator: Sendable, Equatable {
             c.xy * h.x + c.yy * h.y + c.yz * h.z,
             c.xz * h.x + c.yz * h.y + c.zz * h.z)
         let innovationVariance = h.dot(ph) + noiseVariance
-        guard innovationVariance > 0, innovationVariance.isFinite, y.isFinite else { return .zero }
+        guard innovationVariance > 0, innovationVariance.isFinite, y.isFinite else { return }
         // Nor can a change the datasheets' bound on every axis could not make, beside the noise.
         let most = limit * (abs(h.x) + abs(h.y) + abs(h.z)) + 3 * noiseVariance.squareRoot()
-        // The integration took out only the applied part, so the prediction of Δdirection is
-        // h · (ŝ − applied): 0 without a gate, and the innovation is y itself.
-        let innovation = y - h.dot(estimate - applied)
+        // The 6D frame integrates the rate as read, so its directions carry the gyro's whole
+        // error about the vertical: the prediction of Δdirection is h · ŝ, whatever is applied.
+        let innovation = y - h.dot(estimate)
         guard innovation * innovation <= 9 * innovationVariance, abs(y) <= most else {
             rejected += 1
-            return .zero
+            return
         }
         let gain = ph / innovationVariance
         let new = estimate + innovation * gain
@@ -98,15 +102,14 @@ public struct GyroSensitivityEstimator: Sendable, Equatable {
             c.xx - ph.x * ph.x * r, c.xy - ph.x * ph.y * r, c.xz - ph.x * ph.z * r,
             c.yy - ph.y * ph.y * r, c.yz - ph.y * ph.z * r, c.zz - ph.z * ph.z * r)
         updates += 1
-        let old = applied
         let c2 = covariance
         applied = k > 0
             ? Vector3(
                 Self.significant(estimate.x, variance: c2.xx, k: k), Self.significant(estimate.y, variance: c2.yy, k: k),
                 Self.significant(estimate.z, variance: c2.zz, k: k))
             : estimate
-        rateFactor = Vector3(1 / (1 + applied.x), 1 / (1 + applied.y), 1 / (1 + applied.z))
-        return applied - old
+        headingFactor = Vector3(
+            applied.x / (1 + applied.x), applied.y / (1 + applied.y), applied.z / (1 + applied.z))
     }
 
     /// ŝ_i if it is k of its standard deviations from 0 (k = 2: the two-sided 5 % test), else 0.

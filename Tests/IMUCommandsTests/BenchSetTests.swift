@@ -14,8 +14,7 @@ import Testing
             "--set", "rest-restart-force=0.5", "--set", "heading-sensitivity-error=2", "--set", "heading-field-noise=5",
             "--set", "device-fixed-ratio=12", "--set", "device-fixed-turn=45",
             "--set", "gyro-sensitivity-prior=1", "--set", "gyro-sensitivity-noise=2",
-            "--set", "gyro-sensitivity-take-back=50", "--set", "gyro-sensitivity-settle=4",
-            "--set", "gyro-sensitivity-vertical-only=1", "--set", "gyro-sensitivity-significance=2",
+            "--set", "gyro-sensitivity-settle=4", "--set", "gyro-sensitivity-significance=2",
         ])
         let p = try #require(try command.chosenParameters())
         let degree = Double.pi / 180
@@ -31,14 +30,19 @@ import Testing
         #expect(abs(p.deviceFixedFieldMinTurn - 45 * degree) < 1e-12)
         #expect(abs(p.gyroSensitivityPrior - 0.01) < 1e-15)
         #expect(abs(p.gyroSensitivityDirectionNoise - 2 * degree) < 1e-15)
-        #expect(abs(p.gyroSensitivityTakeBack - 0.5) < 1e-15)
         #expect(p.gyroSensitivitySettleDuration == 4)
-        #expect(p.gyroSensitivityVerticalOnly)
         #expect(p.gyroSensitivitySignificance == 2)
         let ungated = try BenchBROADCommand.parse(["--filter", "reference", "--set", "gyro-sensitivity-significance=0"])
         #expect(try #require(try ungated.chosenParameters()).gyroSensitivitySignificance == 0)
+        // A prior of 0 turns the estimate off; the variants it replaced are gone.
+        let off = try BenchBROADCommand.parse(["--filter", "reference", "--set", "gyro-sensitivity-prior=0"])
+        #expect(try #require(try off.chosenParameters()).gyroSensitivityPrior == 0)
+        for gone in ["gyro-sensitivity-take-back=50", "gyro-sensitivity-vertical-only=1"] {
+            let command = try BenchBROADCommand.parse(["--filter", "reference", "--set", gone])
+            #expect(throws: CommandError.self) { try command.chosenParameters() }
+        }
         // Off by default.
-        #expect(FusionParameters().gyroSensitivityPrior == 0 && !FusionParameters().gyroSensitivityVerticalOnly)
+        #expect(FusionParameters().gyroSensitivityPrior == 0)
     }
 
     /// The device-fixed field test is in both cores: its settings reach the fixed core's
@@ -73,6 +77,7 @@ import Testing
     @Test func referenceExperimentsAreRefusedForTheFixedCore() throws {
         let command = try BenchBROADCommand.parse(["--set", "motion-bias-noise=1"])
         #expect(throws: CommandError.self) { try command.chosenParameters() }
+        // The removed variants (issue 28: one algorithm) are no names at all, for either filter.
         for name in ["gyro-sensitivity-vertical-only", "gyro-sensitivity-take-back"] {
             let fixed = try BenchBROADCommand.parse(["--set", "\(name)=1"])
             #expect(throws: CommandError.self) { try fixed.chosenParameters() }
