@@ -7,7 +7,7 @@
 // Prints one line per trial (four FNV-1a hashes) and their XOR; two checkouts print the same
 // lines exactly when the runs are bit-identical in everything hashed: the attitude, the gyro
 // attitude, the inclination, the heading, the bias, the low-passes, the rest test, the
-// disturbance detector, the heading accuracy and the outputs.
+// disturbance detector, the heading accuracy, the gyro's sensitivity and the outputs.
 //
 //     fusion-state-hash TRIAL.csv…
 import Glibc
@@ -30,6 +30,12 @@ func hashState(_ h: inout UInt64, _ s: FixedFusionState, _ c: FixedFusionCoeffic
               d.isDisturbed ? 1 : 0, s.rest.isAtRest ? 1 : 0, Int64(o.headingAccuracy.raw), o.isValid ? 1 : 0,
               s.heading.rejectionDuration, s.rest.sinceRest, s.elapsed, s.magneticDt]
     for x in xs { mix(&h, x) }
+    // The gyro's sensitivity (issue 28): the estimate, its applied part, P's diagonal, the counts,
+    // the pending turn and the field test's per-axis sums.
+    let g = s.sensitivity, t = s.heading.deviceFixed
+    for v in [g.estimate, g.applied, g.pendingTurnedPerAxis, t.turnedPerAxis] { mix(&h, v.x); mix(&h, v.y); mix(&h, v.z) }
+    for x in [g.pxx, g.pyy, g.pzz, g.pxy, Int64(g.updates), Int64(g.rejected), g.pendingDirectionChange,
+              g.pendingQuiet, t.turnedHorizontalX, t.turnedHorizontalY] { mix(&h, x) }
 }
 // dt scaled to straddle 256 Hz (the decimation's 16/8 boundary) with ±10 % deterministic jitter:
 // the gains (and N) change mid-span.

@@ -243,3 +243,50 @@ import Testing
         #expect(abs(q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z - 1) < 1e-6)
     }
 }
+
+extension FixedGyroSensitivityTests {
+    /// One algorithm in both cores: the back-and-forth turns with ±2 % about z (prior 1 %, k = 2)
+    /// through `FixedFusionTwin`: the same turns learnt from and refused, ŝ and P within the
+    /// formats' resolution of the reference's, the attitudes within 0.01°.
+    @Test(arguments: [0.02, -0.02])
+    func theFixedCoreLearnsAsTheReference(sensitivityError: Double) {
+        var p = FusionParameters()
+        p.gyroSensitivityPrior = 0.01
+        p.gyroSensitivitySignificance = 2
+        var twin = FixedFusionTwin()
+        twin.parameters = p
+        twin.coefficients = FixedFusionCoefficients(parameters: FixedFusionParameters(p))
+        twin.reference = FusionState(parameters: p)
+        twin.fixed = FixedFusionState(coefficients: twin.coefficients)
+        var noise = FusionReferenceSyntheticTests.Noise()
+        var psi = 0.0
+        let dt = 0.01
+        func run(seconds: Double, rate: (Double) -> Double) {
+            for i in 0..<Int((seconds / dt).rounded()) {
+                let omega = rate(Double(i) * dt)
+                psi += omega * dt
+                let truth = Quaternion(axis: Vector3(0, 0, 1), angle: psi)
+                let gyro = Vector3(0, 0, omega * (1 + sensitivityError)) + noise.vector(0.1 * Self.deg)
+                let accel = Vector3(0, 0, -1) + noise.vector(0.005)
+                twin.step(gyro: gyro, accel: accel, mag: truth.conjugate.rotate(Self.earth) + noise.vector(0.2), dt: dt)
+            }
+        }
+        run(seconds: 40) { _ in 0 }
+        let peak = Double.pi * Double.pi / 4
+        for _ in 0..<8 {
+            for sense in [1.0, -1.0] {
+                run(seconds: 2) { t in sense * peak * sin(Double.pi * t / 2) }
+                run(seconds: 4) { _ in 0 }
+            }
+        }
+        let (reference, fixed) = (twin.reference.sensitivity, twin.fixed.sensitivity)
+        #expect(Int(fixed.updates) == reference.updates && Int(fixed.rejected) == reference.rejected)
+        #expect(fixed.updates >= 12)
+        #expect(abs(Self.fraction(fixed.estimate.z) - reference.estimate.z) < 1e-6,
+                "ŝ_z \(Self.fraction(fixed.estimate.z)) fixed, \(reference.estimate.z) reference")
+        #expect(abs(Self.variance(fixed.pzz) - reference.covariance.zz) < 1e-3 * reference.covariance.zz)
+        #expect((fixed.applied.z != 0) == (reference.applied.z != 0))
+        #expect(twin.rmsDegrees < 0.01 && twin.largestDegrees < 0.05,
+                "fixed vs reference: RMS \(twin.rmsDegrees)°, largest \(twin.largestDegrees)°")
+    }
+}
