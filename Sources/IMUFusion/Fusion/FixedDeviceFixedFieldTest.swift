@@ -61,86 +61,66 @@ public struct FixedDeviceFixedFieldTest: Sendable, Equatable {
 
     /// One decimated step's turn per device axis and about the 6D frame's horizontal axes (Q30
     /// rad, each < 2^37.1: see `fixedFusionSensitivityTurn`), summed with the clamp.
+    @inline(__always)
     mutating func addTurn(perAxis turn: WideVector3, horizontalX: Int64, horizontalY: Int64) {
-        turnedPerAxis = WideVector3(
-            x: turnSum(turnedPerAxis.x, turn.x), y: turnSum(turnedPerAxis.y, turn.y), z: turnSum(turnedPerAxis.z, turn.z))
-        turnedHorizontalX = turnSum(turnedHorizontalX, horizontalX)
-        turnedHorizontalY = turnSum(turnedHorizontalY, horizontalY)
-    }
-
-    /// `update` for the sensitivity estimator: the same verdicts, and the span since the last
-    /// quiet moment on every quiet sample after it (the reference's `update`: the direction's
-    /// change summed on every sample, the per-axis and horizontal sums started again with it).
-    mutating func updateReturningSpan(field m: FixedVector3<Q16>, quiet: Bool, maxRatio: Int64, minTurn: Int64)
-        -> Span?
-    {
-        let (x, y, z) = (Int64(m.x.raw), Int64(m.y.raw), Int64(m.z.raw))
-        guard ((x &* x &+ y &* y) &>> 7) &* 99 > (z &* z) &>> 7 else {
-            hasAnchor = false
-            return nil
-        }
-        if hasAnchor {
-            directionChange = turnSum(directionChange, Self.angleOutOfLine(Int64(lastHorizontalX), Int64(lastHorizontalY), x, y))
-        }
-        lastHorizontalX = m.x.raw
-        lastHorizontalY = m.y.raw
-        guard quiet else { return nil }
-        var span: Span?
-        if hasAnchor {
-            var judged: Int8 = 0
-            let turnedMagnitude = turned.magnitude
-            if turnedMagnitude >= UInt64(Swift.max(minTurn, 0)) {
-                verdict = directionChange.magnitude <= UInt64(wideProduct(maxRatio, Int64(turnedMagnitude))) ? 1 : -1
-                judged = verdict
-            }
-            span = Span(
-                verdict: judged, directionChange: directionChange, turnedPerAxis: turnedPerAxis,
-                turnedHorizontalX: turnedHorizontalX, turnedHorizontalY: turnedHorizontalY)
-        }
-        hasAnchor = true
-        directionChange = 0
-        turned = 0
-        turnedPerAxis = .zero
-        turnedHorizontalX = 0
-        turnedHorizontalY = 0
-        return span
+        turnedPerAxis = (turnedPerAxis + turn).componentsClamped(Self.limit)
+        turnedHorizontalX = clamped(turnedHorizontalX &+ horizontalX, Self.limit)
+        turnedHorizontalY = clamped(turnedHorizontalY &+ horizontalY, Self.limit)
     }
 
     /// One magnetometer sample `field` (the field in the 6D frame, a rotated clamped sample:
     /// |field| < 2^27.8 raw); `quiet`: not turning; `maxRatio`, `minTurn` Q30. The reference's
-    /// steps, in an order that skips the direction's change where the reference discards it
-    /// (a quiet sample that judges nothing resets the sums).
+    /// steps, in an order that skips the direction's change where the reference's caller
+    /// discards it (a quiet sample that judges nothing and ends no `pending` turn resets the sums).
+    /// While the sensitivity is learnt (`learning`), a quiet sample after the anchor returns the
+    /// span since it when it judged a turn or a turn is `pending` (the reference's `update`
+    /// returns it on every quiet sample; its caller discards the others) and starts the per-axis
+    /// and horizontal sums again; otherwise it returns nil and is the test alone.
     /// Inlined into its one caller, the magnetometer step (with the heading correction): the
     /// call's saves and spills cost more than its body's registers (≈ 30 a run on x86-64).
-    @inlinable @_transparent
-    public mutating func update(field m: FixedVector3<Q16>, quiet: Bool, maxRatio: Int64, minTurn: Int64) {
+    @inlinable @_transparent @discardableResult
+    public mutating func update(
+        field m: FixedVector3<Q16>, quiet: Bool, maxRatio: Int64, minTurn: Int64, learning: Bool = false,
+        pending: Bool = false
+    ) -> Span? {
         let (x, y, z) = (Int64(m.x.raw), Int64(m.y.raw), Int64(m.z.raw))
         // |m_h| > 0.1·|m| ⇔ 99·|m_h|² > m_z², both shifted by 7 (squares < 2^55.6 · 2: 99 · 2^49.6 fits).
         guard ((x &* x &+ y &* y) &>> 7) &* 99 > (z &* z) &>> 7 else {
             hasAnchor = false
-            return
+            return nil
         }
+        var span: Span?
         if quiet {
             let turnedMagnitude = turned.magnitude
-            if hasAnchor && turnedMagnitude >= UInt64(minTurn) {
+            let judges = turnedMagnitude >= UInt64(minTurn)
+            if hasAnchor && (judges || pending) {
                 let change = clamped(
                     directionChange &+ Self.angle(Int64(lastHorizontalX), Int64(lastHorizontalY), x, y), Self.limit)
-                verdict = change.magnitude <= UInt64(wideProduct(maxRatio, Int64(turnedMagnitude))) ? 1 : -1
+                if judges {
+                    verdict = change.magnitude <= UInt64(wideProduct(maxRatio, Int64(turnedMagnitude))) ? 1 : -1
+                }
+                if learning {
+                    span = Span(
+                        verdict: judges ? verdict : 0, directionChange: change, turnedPerAxis: turnedPerAxis,
+                        turnedHorizontalX: turnedHorizontalX, turnedHorizontalY: turnedHorizontalY)
+                }
             }
             hasAnchor = true
             directionChange = 0
             turned = 0
+            if learning {
+                turnedPerAxis = .zero
+                turnedHorizontalX = 0
+                turnedHorizontalY = 0
+            }
         } else if hasAnchor {
             directionChange = clamped(
                 directionChange &+ Self.angle(Int64(lastHorizontalX), Int64(lastHorizontalY), x, y), Self.limit)
         }
         lastHorizontalX = m.x.raw
         lastHorizontalY = m.y.raw
+        return span
     }
-
-    /// `angle` out of line, for the sensitivity estimator's path (flash on the firmware).
-    @inline(never)
-    static func angleOutOfLine(_ ax: Int64, _ ay: Int64, _ bx: Int64, _ by: Int64) -> Int64 { angle(ax, ay, bx, by) }
 
     /// The angle from a to b (Q30 rad, counter-clockwise positive), 4(a × b)/|a + b|², clipped at
     /// ±π: the reference's `DeviceFixedFieldTest.angle`. Components < 2^27.8: |a × b| < 2^55.6,

@@ -291,12 +291,18 @@ func fixedFusionMagnetometerStep(state s: inout FixedFusionState, coefficients c
     // The vertical bias learns once the inclination has settled and no rest measured the bias lately.
     let learnsBias = s.elapsed >= c.accelerometerTau && s.rest.sinceRest >= c.magneticBiasRestHold
     let field6D = attitude6D.rotatedField(mag)
-    if c.learnsGyroSensitivity {
-        fixedFusionLearnSensitivity(state: &s, field: field6D, turning: turning, duration: magDt, coefficients: c)
-    } else if c.testsDeviceFixedField {
-        s.heading.deviceFixed.update(
+    if c.testsDeviceFixedField {
+        // With the sensitivity learnt: the span it returns, or a pending turn at a turning sample,
+        // goes to the estimator (out of line: rare).
+        let learning = c.learnsGyroSensitivity
+        let pending = learning && s.sensitivity.hasPending
+        let span = s.heading.deviceFixed.update(
             field: field6D, quiet: !turning, maxRatio: Int64(c.parameters.deviceFixedFieldMaxRatio.raw),
-            minTurn: Int64(c.parameters.deviceFixedFieldMinTurn.raw))
+            minTurn: Int64(c.parameters.deviceFixedFieldMinTurn.raw), learning: learning, pending: pending)
+        if span != nil || turning && pending {
+            fixedFusionLearnSensitivity(
+                state: &s, span: span, field: field6D, turning: turning, duration: magDt, coefficients: c)
+        }
     }
     let biasGain = s.heading.update(
         magEarth: s.heading.heading.rotateAboutVertical(field6D),
