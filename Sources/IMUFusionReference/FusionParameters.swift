@@ -129,13 +129,13 @@ public struct FusionParameters: Sendable, Equatable {
     /// 0.09 with the sensitivity's 0.03 beside it.
     public var deviceFixedFieldMinTurn: Double = 90.0 * .pi / 180
 
-    /// Issue 28, sixth pass (0 = off): the gyro's sensitivity error per axis learnt from the
+    /// Issue 28, sixth pass (on by default; 0 = off): the gyro's sensitivity error per axis learnt from the
     /// turns the device-fixed field test judges "fixed to the earth" (`GyroSensitivityEstimator`;
     /// needs `deviceFixedFieldMaxRatio` > 0), taken out of the heading (the part of the rate about
     /// the vertical, summed over each decimated step: `FusionState.addSensitivityTurn`). This is the
     /// prior's standard deviation (a fraction): the datasheets' ±3 % sensitivity tolerance
     /// (MPU-6050 PS §6.1, LSM9DS1 DS Table 3, ICM-20948 DS Table 1) as three of them, 0.01.
-    public var gyroSensitivityPrior: Double = 0
+    public var gyroSensitivityPrior: Double = 0.01
     /// The noise of one judged turn's direction change (rad): the direction is read at a quiet
     /// moment at each end, where an inclination error of ~0.25° moves it ~0.6° at a 68° dip
     /// (the test's 2.5° per degree), and the magnetometer step's mean (16 samples of 0.3 µT
@@ -149,8 +149,9 @@ public struct FusionParameters: Sendable, Equatable {
     public var gyroSensitivitySettleDuration: Double = 0
     /// Apply ŝ_i only where it differs from 0 by more than this many of its own posterior
     /// standard deviations (2: the usual two-sided 5 % significance level, not fitted), else 0;
-    /// the estimate keeps learning underneath. 0: ŝ applied as it is.
-    public var gyroSensitivitySignificance: Double = 0
+    /// the estimate keeps learning underneath. 0: ŝ applied as it is. Below the gate the output is
+    /// the estimator's off bit for bit: a part within tolerance loses nothing.
+    public var gyroSensitivitySignificance: Double = 2
 
     /// Magnetic disturbance rejection on or off.
     public var magneticRejectionEnabled = true

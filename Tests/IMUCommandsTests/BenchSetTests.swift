@@ -41,8 +41,8 @@ import Testing
             let command = try BenchBROADCommand.parse(["--filter", "reference", "--set", gone])
             #expect(throws: CommandError.self) { try command.chosenParameters() }
         }
-        // Off by default.
-        #expect(FusionParameters().gyroSensitivityPrior == 0)
+        // On by default: the datasheets' ±3 % as 3σ, the two-sided 5 % gate.
+        #expect(FusionParameters().gyroSensitivityPrior == 0.01 && FusionParameters().gyroSensitivitySignificance == 2)
     }
 
     /// The device-fixed field test is in both cores: its settings reach the fixed core's

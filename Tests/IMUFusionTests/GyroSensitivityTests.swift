@@ -7,7 +7,7 @@ import IMUFusionReference
 import IMUGeometry
 import Testing
 
-/// Issue 28, sixth pass (the Double reference): the gyro's sensitivity error learnt from the
+/// Issue 28, sixth pass (the Double reference, on by default): the gyro's sensitivity error learnt from the
 /// turns the device-fixed field test shows to be the earth's (`GyroSensitivityEstimator`,
 /// `FusionParameters.gyroSensitivityPrior`) and taken out of the heading on the decimated step.
 /// Docs/fusion-accuracy.md has the figures.
@@ -100,13 +100,20 @@ import Testing
         return p
     }
 
+    /// The defaults with the estimator off (`--set gyro-sensitivity-prior=0`).
+    static var off: FusionParameters {
+        var p = FusionParameters()
+        p.gyroSensitivityPrior = 0
+        return p
+    }
+
     /// ŝ_z reaches the gyro's 2 % within three of its own standard deviations (the prior's 1 %
     /// and 1° of direction noise a turn: after sixteen turns of π, ~0.14 %), the other axes (never
     /// along the vertical) stay at the prior's 0, and the heading after the first turns is far
     /// better than without the estimator (there every turn leaves 3.6° for the magnetometer).
     @Test func aTwoPercentSensitivityIsLearntFromEarthTurns() {
         let learnt = Self.backAndForth(parameters: Self.learning(), attached: .zero)
-        let without = Self.backAndForth(parameters: FusionParameters(), attached: .zero)
+        let without = Self.backAndForth(parameters: Self.off, attached: .zero)
         #expect(learnt.updates >= 12, "\(learnt.updates) turns learnt from")
         let sigma = learnt.varianceZ.squareRoot()
         #expect(sigma < 0.002, "σ(ŝ_z) \(sigma)")
@@ -123,7 +130,7 @@ import Testing
     @Test func aFieldFixedToTheDeviceTeachesNothing() {
         let magnet = Vector3(4, -3, 0)
         let learnt = Self.backAndForth(parameters: Self.learning(), attached: magnet)
-        let without = Self.backAndForth(parameters: FusionParameters(), attached: magnet)
+        let without = Self.backAndForth(parameters: Self.off, attached: magnet)
         #expect(learnt.estimate == .zero && learnt.updates == 0)
         #expect(learnt.headingRMS == without.headingRMS)
     }
@@ -144,24 +151,24 @@ import Testing
         #expect(wide.headingFactor.z == 0.03 / 1.03)
     }
 
-    /// With the significance gate (k = 2), a gyro within ±0.1 % (well under two of ŝ's standard
+    /// With the defaults (prior 1 %, significance gate k = 2), a gyro within ±0.1 % (well under two of ŝ's standard
     /// deviations, ~0.14 % after sixteen turns): the estimator learns, nothing is applied, and
     /// the output is bit for bit the estimator's off.
     @Test(arguments: [0.001, -0.001])
     func anInsignificantEstimateIsNotApplied(sensitivityError: Double) {
         let gated = Self.backAndForth(
-            parameters: Self.learning(significance: 2), attached: .zero, sensitivityError: sensitivityError)
-        let without = Self.backAndForth(parameters: FusionParameters(), attached: .zero, sensitivityError: sensitivityError)
+            parameters: FusionParameters(), attached: .zero, sensitivityError: sensitivityError)
+        let without = Self.backAndForth(parameters: Self.off, attached: .zero, sensitivityError: sensitivityError)
         #expect(gated.updates >= 12 && gated.estimate.z != 0, "\(gated.updates) turns, ŝ_z \(gated.estimate.z)")
         #expect(gated.applied == .zero)
         #expect(gated.headingRMS == without.headingRMS, "\(gated.headingRMS)° gated, \(without.headingRMS)° without")
     }
 
-    /// The gate lets the 2 % about z through: it is learnt, applied, and the heading is as much
-    /// better as without the gate.
+    /// The defaults' gate lets the 2 % about z through: it is learnt, applied, and the heading is
+    /// as much better as without the gate.
     @Test func aTwoPercentSensitivityPassesTheGate() {
-        let gated = Self.backAndForth(parameters: Self.learning(significance: 2), attached: .zero)
-        let without = Self.backAndForth(parameters: FusionParameters(), attached: .zero)
+        let gated = Self.backAndForth(parameters: FusionParameters(), attached: .zero)
+        let without = Self.backAndForth(parameters: Self.off, attached: .zero)
         let sigma = gated.varianceZ.squareRoot()
         #expect(abs(gated.estimate.z - 0.02) < 3 * sigma, "ŝ_z \(gated.estimate.z) ± \(sigma)")
         #expect(gated.applied.z == gated.estimate.z && gated.applied.x == 0 && gated.applied.y == 0)
@@ -226,8 +233,8 @@ import Testing
             return error / Self.deg
         }
         let onTheHeading = run(learning, estimator: held, perSample: false)
-        let perSample = run(FusionParameters(), estimator: nil, perSample: true)
-        let uncorrected = run(FusionParameters(), estimator: nil, perSample: false)
+        let perSample = run(Self.off, estimator: nil, perSample: true)
+        let uncorrected = run(Self.off, estimator: nil, perSample: false)
         // Second order: within the largest ŝ_i² times the angle turned (1.3° at scale 1, where
         // the first order is 25°); measured, the gaps shrink fourfold as ŝ halves.
         let firstOrder = (s.x * up.x * up.x + s.y * up.y * up.y + s.z * up.z * up.z) * 1440
