@@ -80,15 +80,15 @@ public struct FixedFusionParameters: Sendable, Equatable {
     /// The gyro's sensitivity error per axis learnt from the turns the field test judges "fixed
     /// to the earth" (issue 28, `FixedGyroSensitivityEstimator`; 0 = off, and off with the test
     /// off): the prior's standard deviation, a fraction (Q2.30; the reference's
-    /// `gyroSensitivityPrior`). The fixed core takes at most ½.
-    public var gyroSensitivityPrior = Q30(raw: 0)
+    /// `gyroSensitivityPrior`): 1 % (the datasheets' ±3 % as 3σ). The fixed core takes at most ½.
+    public var gyroSensitivityPrior = Q30(raw: 10_737_418)
     /// The noise of one judged turn's direction change: 1° = 0.0174533 rad (Q2.30).
     public var gyroSensitivityDirectionNoise = Q30(raw: 18_740_330)
     /// ŝ stays within ±3 % (Q2.30) per axis; the fixed core takes at most ½.
     public var gyroSensitivityLimit = Q30(raw: 32_212_255)
     /// ŝ_i is applied only where it is this many of its standard deviations from 0 (Q16.16;
-    /// 0 = applied as it is); the fixed core takes at most 4.
-    public var gyroSensitivitySignificance = Q16(raw: 0)
+    /// 0 = applied as it is): 2, the two-sided 5 % test; the fixed core takes at most 4.
+    public var gyroSensitivitySignificance = Q16(raw: 131_072)
     /// A judged turn is learnt from after this long quiet (or at the next turn): 0 ms.
     public var gyroSensitivitySettleMilliseconds: Int32 = 0
 

@@ -219,14 +219,18 @@ func fixedFusionDecimatedParts(state s: inout FixedFusionState, coefficients c: 
     let attitude6D = s.unitAttitude6D
     s.attitude6DAtDecimation = attitude6D
     // Rows 0 and 1 of R(q6) only where the in-motion part ends its pair (see below).
-    // (And on every run while the sensitivity is learnt: its horizontal turn.)
+    // (And on every run of the sensitivity's turn, for its horizontal part: while the field test
+    // has an anchor — its sums before one are never read, it starts them again there, so 6D
+    // skips them — or a sensitivity is applied to the heading.)
     let pairEnds = c.parameters.motionBiasEnabled && s.biasEstimator.pendingSpan != 0
-    let rows = pairEnds || c.learnsGyroSensitivity
+    let sensitivityTurn = c.learnsGyroSensitivity
+        && (s.heading.deviceFixed.hasAnchor || s.sensitivity.headingFactor != .zero)
+    let rows = pairEnds || sensitivityTurn
         ? attitude6D.unitRotationMatrix
         : FixedMatrix3(row0: .zero, row1: .zero, row2: attitude6D.unitRotationRow2)
     if c.testsDeviceFixedField {
         s.heading.deviceFixed.addTurn(rate: gyroMean - bias, up: rows.row2, span: span)
-        if c.learnsGyroSensitivity { fixedFusionSensitivityTurn(state: &s, rate: gyroMean - bias, rows: rows, span: span) }
+        if sensitivityTurn { fixedFusionSensitivityTurn(state: &s, rate: gyroMean - bias, rows: rows, span: span) }
     }
     // The in-motion part on every second run, on the pair's corrections and span.
     if c.parameters.motionBiasEnabled {
