@@ -60,7 +60,7 @@ public struct FixedDeviceFixedFieldTest: Sendable, Equatable {
     }
 
     /// One decimated step's turn per device axis and about the 6D frame's horizontal axes (Q30
-    /// rad, each < 2^37.1: see `fixedFusionSensitivityTurn`), summed with the clamp.
+    /// rad, each < 2^39.1: see `fixedFusionSensitivityTurn`), summed with the clamp.
     @inline(__always)
     mutating func addTurn(perAxis turn: WideVector3, horizontalX: Int64, horizontalY: Int64) {
         turnedPerAxis = (turnedPerAxis + turn).componentsClamped(Self.limit)

@@ -6,31 +6,32 @@
 // applied part; the magnetometer step holds and learns the judged turns.
 
 /// The decimated step's part: `rate` the span's mean rate less the bias before this step
-/// (Q40 rad/s, |components| ≤ 68 rad/s), `rows` R(q6) (unit rows, Q30), `span` Q30 s (< 2^31).
-/// The turn per device axis h_i = up_i·(rate_i·span) and about the 6D frame's horizontal axes
-/// (rows 0 and 1 · rate·span): rate·span per axis first, the rate as Q24 (< 2^30.1) times span
-/// (< 2^61.1) to Q24 rad (< 2^31.1, |vector| < 2^31.9), then the products with the rows (Q30:
-/// < 2^61.1 each, a row's dot product < 2^61.9 by |row| = 1) to Q30 rad (< 2^37.1). Then the
-/// heading turns by −Σ e_i·h_i about the vertical: what the 6D frame turned too far with the
-/// rate read 1 + applied times too large (nothing at all while nothing is applied, so the
+/// (Q40 rad/s, |components| ≤ 68 rad/s), `rows` R(q6) (unit rows, Q30), `span` Q30 s (≤ 8 ·
+/// 1.02 s after a run of 1 s gaps: < 2^33.1). The turn per device axis h_i = up_i·(rate_i·span)
+/// and about the 6D frame's horizontal axes (rows 0 and 1 · rate·span): rate·span per axis
+/// first, the rate as Q22 (< 2^28.1) times span (< 2^61.2) to Q20 rad (< 2^29.1, |vector| <
+/// 2^29.9; 10⁻⁶ rad, far below the 1° a turn's direction is read to), then the products with the
+/// rows (Q30: < 2^59.1 each, a row's dot product < 2^59.9 by |row| = 1) to Q30 rad (< 2^39.1).
+/// Then the heading turns by −Σ e_i·h_i about the vertical: what the 6D frame turned too far with
+/// the rate read 1 + applied times too large (nothing at all while nothing is applied, so the
 /// output is then the estimator's off bit for bit). Inlined into the decimated parts (the call
 /// and the rows passed through memory cost ~15 % of it).
 @inline(__always)
 func fixedFusionSensitivityTurn(state s: inout FixedFusionState, rate: WideVector3, rows: FixedMatrix3, span: Int64) {
-    @inline(__always) func turned(_ r: Int64) -> Int64 { ((r &>> 16) &* span) &>> 30 }
+    @inline(__always) func turned(_ r: Int64) -> Int64 { ((r &>> 18) &* span) &>> 32 }
     let (tx, ty, tz) = (turned(rate.x), turned(rate.y), turned(rate.z))
     @inline(__always) func dot(_ row: FixedVector3<Q30>) -> Int64 {
-        (Int64(row.x.raw) &* tx &+ Int64(row.y.raw) &* ty &+ Int64(row.z.raw) &* tz) &>> 24
+        (Int64(row.x.raw) &* tx &+ Int64(row.y.raw) &* ty &+ Int64(row.z.raw) &* tz) &>> 20
     }
     let up = rows.row2
     let perAxis = WideVector3(
-        x: (Int64(up.x.raw) &* tx) &>> 24, y: (Int64(up.y.raw) &* ty) &>> 24, z: (Int64(up.z.raw) &* tz) &>> 24)
+        x: (Int64(up.x.raw) &* tx) &>> 20, y: (Int64(up.y.raw) &* ty) &>> 20, z: (Int64(up.z.raw) &* tz) &>> 20)
     s.heading.deviceFixed.addTurn(perAxis: perAxis, horizontalX: dot(rows.row0), horizontalY: dot(rows.row1))
     let e = s.sensitivity.headingFactor
     if e.x != 0 || e.y != 0 || e.z != 0 { fixedFusionSensitivityHeading(state: &s, factor: e, turn: perAxis) }
 }
 
-/// The heading's turn −Σ e_i·h_i (Q30 rad): |e_i| ≤ 2^30 (a factor), |h_i| < 2^37.1: < 2^38.7.
+/// The heading's turn −Σ e_i·h_i (Q30 rad): |e_i| ≤ 2^30 (a factor), |h_i| < 2^39.1: < 2^40.7.
 /// Half of it, the rotation's quaternion part, clamped at ±1 (a turn of 90°: never reached by a
 /// span's turn). Out of line: only while a sensitivity is applied.
 @usableFromInline @inline(never)
