@@ -66,7 +66,7 @@ public func update(
         gyroAttitude: s.gyroAttitude,
         specificForce: specificForce, gains: s.gains, warmUpGain: warmUpGain, exact: relevel)
 
-    let q6 = s.attitude6D
+    var q6 = s.attitude6D
     // Beyond biasClip only once the heading can confirm it (9D, see HeadingCorrection).
     let nineD = s.heading.isInitialised && p.magneticBiasTau > 0
     let biasLimit = nineD ? max(p.magneticBiasClip, p.biasClip) : p.restBiasClip
@@ -94,9 +94,12 @@ public func update(
         if learnsSensitivity {
             // The turn per device axis, and (rows 0 and 1 of R(q6)) about the 6D frame's
             // horizontal axes, of the rate as read.
-            s.addSensitivityTurn(
+            let moved = s.addSensitivityTurn(
                 perAxis: s.rest.lastSpan * componentwise(up, mean),
-                horizontal: s.rest.lastSpan * Vector3(rotation.rows.0.dot(mean), rotation.rows.1.dot(mean), 0))
+                horizontal: s.rest.lastSpan * Vector3(rotation.rows.0.dot(mean), rotation.rows.1.dot(mean), 0),
+                turned: s.rest.lastSpan * mean, allAxes: p.gyroSensitivityAllAxes > 0)
+            // The magnetometer below reads the field in the corrected frame.
+            if moved { q6 = s.attitude6D }
         }
     }
     s.magneticDt += dt

@@ -11,7 +11,9 @@ import IMUGeometry
 /// uncorrected). Each judged earth turn is one such measurement of s; a Kalman update with the
 /// datasheets' prior learns it. The correction is the heading's alone: a rate correction along
 /// the vertical is a rotation about the earth's vertical, which commutes with the integration,
-/// so the heading turns back by Σ_i e_i·h_i per decimated step (`headingFactor` e). Pure
+/// so the heading turns back by Σ_i e_i·h_i per decimated step (`headingFactor` e); or, with
+/// `FusionParameters.gyroSensitivityAllAxes`, the gyro frame turns back by e ⊙ the step's turn
+/// on every axis (`FusionState.sensitivityCorrection`), and the prediction is h · (ŝ − applied). Pure
 /// arithmetic; the caller decides when a turn counts (only "fixed to the earth": a field that
 /// turns with the device says nothing about s).
 public struct GyroSensitivityEstimator: Sendable, Equatable {
@@ -73,7 +75,8 @@ public struct GyroSensitivityEstimator: Sendable, Equatable {
     /// that varies along the path, which the device-fixed test's 9 % lets through. It teaches
     /// nothing.
     public mutating func update(
-        regressor h: Vector3, directionChange y: Double, noiseVariance: Double, limit: Double, significance k: Double = 0
+        regressor h: Vector3, directionChange y: Double, noiseVariance: Double, limit: Double, significance k: Double = 0,
+        takenOut: Bool = false
     ) {
         let c = covariance
         // P·h and hᵀ·P·h + r.
@@ -85,9 +88,14 @@ public struct GyroSensitivityEstimator: Sendable, Equatable {
         guard innovationVariance > 0, innovationVariance.isFinite, y.isFinite else { return }
         // Nor can a change the datasheets' bound on every axis could not make, beside the noise.
         let most = limit * (abs(h.x) + abs(h.y) + abs(h.z)) + 3 * noiseVariance.squareRoot()
-        // The 6D frame integrates the rate as read, so its directions carry the gyro's whole
-        // error about the vertical: the prediction of Δdirection is h · ŝ, whatever is applied.
-        let innovation = y - h.dot(estimate)
+        // Heading-only: the 6D frame integrates the rate as read, so its directions carry the
+        // gyro's whole error about the vertical: the prediction of Δdirection is h · ŝ, whatever
+        // is applied. All axes: the frame turned by Σ h_i/(1 + a_i) (a = applied) where the
+        // earth turned Σ h_i/(1 + s_i), so Δdirection = Σ h_i·(s_i − a_i)/((1 + a_i)(1 + s_i))
+        // = h · (ŝ − a) to first order in the error (the divisors are within 3 % of 1; h of the
+        // rate as read, as the estimate has always been learnt), and exactly 0 at ŝ = a = s: the
+        // estimate settles where the correction is exact.
+        let innovation = y - h.dot(takenOut ? estimate - applied : estimate)
         guard innovation * innovation <= 9 * innovationVariance, abs(y) <= most else {
             rejected += 1
             return
