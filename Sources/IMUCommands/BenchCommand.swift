@@ -120,7 +120,7 @@ struct BenchBROADCommand: ParsableCommand {
 
     @Option(name: .customLong("set"), help: ArgumentHelp(
         "A parameter other than its default, NAME=SECONDS (repeatable; Scripts/bench-loo.sh's grid).",
-        discussion: "Names: \(Self.settable.keys.sorted().joined(separator: ", ")); with --filter reference also the experiments of issue 28: motion-bias-random-walk ((°/s)²/s), motion-bias-noise (°/s over 1 s) and motion-bias-sensitivity-error (%), the bias with its own uncertainty; rest-restart-rate (°/s) and rest-restart-force (g), the rest references restarted after fast motion; heading-sensitivity-error (%) and heading-field-noise (°), the heading's uncertainty from turning; gyro-sensitivity-prior (%, default 1 = the datasheets' ±3 % as 3σ; 0 = off), gyro-sensitivity-noise (°, default 1), gyro-sensitivity-settle (s quiet after the turn before it is learnt from, default 0) and gyro-sensitivity-significance (σ, default 2 = ŝ applied per axis only where it is two of its standard deviations from 0; 0 = ŝ applied as it is) and gyro-sensitivity-all-axes (1 = ŝ taken out of every axis, the gyro frame turned back on each decimated step; default 0 = out of the heading alone), the gyro's sensitivity per axis learnt from the turns the field test shows to be the earth's and taken out of the heading (Docs/fusion-accuracy.md). Both filters: gyro-sensitivity-prior, -noise, -settle and -significance (the fixed core clamps the prior and the significance at 50 % and 4σ); device-fixed-ratio (%, default 9; 0 = off) and device-fixed-turn (°, default 90), the test of a field that turns with the device, which gates τ_mag / magnetic-rejection-factor while it says the field is the earth's.", valueName: "NAME=SECONDS"))
+        discussion: "Names: \(Self.settable.keys.sorted().joined(separator: ", ")); with --filter reference also the experiments of issue 28: motion-bias-random-walk ((°/s)²/s), motion-bias-noise (°/s over 1 s) and motion-bias-sensitivity-error (%), the bias with its own uncertainty; rest-restart-rate (°/s) and rest-restart-force (g), the rest references restarted after fast motion; heading-sensitivity-error (%) and heading-field-noise (°), the heading's uncertainty from turning; gyro-sensitivity-prior (%, default 1 = the datasheets' ±3 % as 3σ; 0 = off), gyro-sensitivity-noise (°, default 1), gyro-sensitivity-settle (s quiet after the turn before it is learnt from, default 0) and gyro-sensitivity-significance (σ, default 2 = ŝ applied per axis only where it is two of its standard deviations from 0; 0 = ŝ applied as it is), the gyro's sensitivity per axis learnt from the turns the field test shows to be the earth's and taken out of every axis of the gyro frame (Docs/fusion-accuracy.md). Both filters: gyro-sensitivity-prior, -noise, -settle and -significance (the fixed core clamps the prior and the significance at 50 % and 4σ); device-fixed-ratio (%, default 9; 0 = off) and device-fixed-turn (°, default 90), the test of a field that turns with the device, which gates τ_mag / magnetic-rejection-factor while it says the field is the earth's.", valueName: "NAME=SECONDS"))
     var settings: [String] = []
 
     /// The time constants `--set` may change (seconds).
@@ -157,7 +157,6 @@ struct BenchBROADCommand: ParsableCommand {
             "gyro-sensitivity-settle": (\.gyroSensitivitySettleDuration, 1),
             // standard deviations (0 = off)
             "gyro-sensitivity-significance": (\.gyroSensitivitySignificance, 1),
-            "gyro-sensitivity-all-axes": (\.gyroSensitivityAllAxes, 1),
         ]
     }
 
@@ -187,9 +186,7 @@ struct BenchBROADCommand: ParsableCommand {
             }
             // 0 only where it means "off" (the field test's ratio, the sensitivity estimate's prior
             // and its significance gate); a time constant of 0 has no gain.
-            let offAllowed = [
-                "device-fixed-ratio", "gyro-sensitivity-prior", "gyro-sensitivity-significance", "gyro-sensitivity-all-axes",
-            ]
+            let offAllowed = ["device-fixed-ratio", "gyro-sensitivity-prior", "gyro-sensitivity-significance"]
                 .contains(parts[0])
             guard let value = Double(parts[1]), value.isFinite, value > 0 || offAllowed && value == 0, value <= 1000 else {
                 throw CommandError("--set \(setting): the value must be above 0 and at most 1000")

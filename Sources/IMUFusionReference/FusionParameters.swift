@@ -152,12 +152,6 @@ public struct FusionParameters: Sendable, Equatable {
     /// the estimate keeps learning underneath. 0: ŝ applied as it is. Below the gate the output is
     /// the estimator's off bit for bit: a part within tolerance loses nothing.
     public var gyroSensitivitySignificance: Double = 2
-    /// Experiment (1 = on, 0 = off): ŝ taken out of every axis, the gyro frame turned back by the
-    /// span's e ⊙ turn on each decimated step (`FusionState.sensitivityCorrection`: the per-sample
-    /// division of every axis to third order, nothing per sample), instead of the heading alone;
-    /// the tilt then loses the error a turn about a horizontal axis leaves. Docs/fusion-accuracy.md
-    /// has the figures against the heading-only form.
-    public var gyroSensitivityAllAxes: Double = 0
 
     /// Magnetic disturbance rejection on or off.
     public var magneticRejectionEnabled = true

@@ -97,7 +97,7 @@ public func update(
             let moved = s.addSensitivityTurn(
                 perAxis: s.rest.lastSpan * componentwise(up, mean),
                 horizontal: s.rest.lastSpan * Vector3(rotation.rows.0.dot(mean), rotation.rows.1.dot(mean), 0),
-                turned: s.rest.lastSpan * mean, allAxes: p.gyroSensitivityAllAxes > 0)
+                turned: s.rest.lastSpan * mean)
             // The magnetometer below reads the field in the corrected frame.
             if moved { q6 = s.attitude6D }
         }

@@ -6,26 +6,23 @@ import IMUGeometry
 ///
 /// A gyro reading (1 + s_i)·ω_i on axis i turns the 6D frame about the vertical by
 /// Σ_i s_i·∫ω_i·u_i dt too much (u: the vertical in device axes). The earth's field does not
-/// turn, so its horizontal direction in the 6D frame moves by that error: Δdirection ≈ h · s
-/// with the regressor h_i = ∫ω_i·u_i dt of the rate as read (the 6D frame integrates it
-/// uncorrected). Each judged earth turn is one such measurement of s; a Kalman update with the
-/// datasheets' prior learns it. The correction is the heading's alone: a rate correction along
-/// the vertical is a rotation about the earth's vertical, which commutes with the integration,
-/// so the heading turns back by Σ_i e_i·h_i per decimated step (`headingFactor` e); or, with
-/// `FusionParameters.gyroSensitivityAllAxes`, the gyro frame turns back by e ⊙ the step's turn
-/// on every axis (`FusionState.sensitivityCorrection`), and the prediction is h · (ŝ − applied). Pure
-/// arithmetic; the caller decides when a turn counts (only "fixed to the earth": a field that
+/// turn, so its horizontal direction in the 6D frame moves by that error, less what is taken
+/// out: Δdirection ≈ h · (s − applied) with the regressor h_i = ∫ω_i·u_i dt of the rate as
+/// read. Each judged earth turn is one such measurement of s; a Kalman update with the
+/// datasheets' prior learns it. The correction is every axis's: the gyro frame turns back by
+/// e ⊙ the decimated step's turn, with the span's commutator term
+/// (`FusionState.sensitivityCorrection`; `headingFactor` e). Pure arithmetic; the caller
+/// decides when a turn counts (only "fixed to the earth": a field that
 /// turns with the device says nothing about s).
 public struct GyroSensitivityEstimator: Sendable, Equatable {
     /// ŝ per device axis (a fraction: the gyro reads 1 + ŝ times the rate).
     public private(set) var estimate = Vector3.zero
-    /// The part of ŝ the heading takes out: ŝ itself, or with a significance gate only the
+    /// The part of ŝ taken out of the gyro frame: ŝ itself, or with a significance gate only the
     /// axes where ŝ differs from 0 by more than the gate's standard deviations (0 elsewhere).
     public private(set) var applied = Vector3.zero
     /// e_i = applied_i / (1 + applied_i): the share of the rate as read on axis i that is the
-    /// error (a rate divided by 1 + applied loses exactly this share). The heading turns back by
-    /// e · h over each decimated step's turn h per axis; 0 below the gate, where the heading
-    /// gets exactly nothing. Computed when the estimate changes (rare), not per sample.
+    /// error (a rate divided by 1 + applied loses exactly this share). The gyro frame turns back by
+    /// e ⊙ θ over each decimated step's turn θ; 0 below the gate, where it gets exactly nothing. Computed when the estimate changes (rare), not per sample.
     public private(set) var headingFactor = Vector3.zero
     /// The covariance of ŝ (symmetric 3 × 3: xx, xy, xz, yy, yz, zz).
     public private(set) var covariance: (xx: Double, xy: Double, xz: Double, yy: Double, yz: Double, zz: Double)
@@ -75,8 +72,7 @@ public struct GyroSensitivityEstimator: Sendable, Equatable {
     /// that varies along the path, which the device-fixed test's 9 % lets through. It teaches
     /// nothing.
     public mutating func update(
-        regressor h: Vector3, directionChange y: Double, noiseVariance: Double, limit: Double, significance k: Double = 0,
-        takenOut: Bool = false
+        regressor h: Vector3, directionChange y: Double, noiseVariance: Double, limit: Double, significance k: Double = 0
     ) {
         let c = covariance
         // P·h and hᵀ·P·h + r.
@@ -88,14 +84,12 @@ public struct GyroSensitivityEstimator: Sendable, Equatable {
         guard innovationVariance > 0, innovationVariance.isFinite, y.isFinite else { return }
         // Nor can a change the datasheets' bound on every axis could not make, beside the noise.
         let most = limit * (abs(h.x) + abs(h.y) + abs(h.z)) + 3 * noiseVariance.squareRoot()
-        // Heading-only: the 6D frame integrates the rate as read, so its directions carry the
-        // gyro's whole error about the vertical: the prediction of Δdirection is h · ŝ, whatever
-        // is applied. All axes: the frame turned by Σ h_i/(1 + a_i) (a = applied) where the
-        // earth turned Σ h_i/(1 + s_i), so Δdirection = Σ h_i·(s_i − a_i)/((1 + a_i)(1 + s_i))
+        // The 6D frame turned by Σ h_i/(1 + a_i) (a = applied: taken out of the gyro frame) where
+        // the earth turned Σ h_i/(1 + s_i), so Δdirection = Σ h_i·(s_i − a_i)/((1 + a_i)(1 + s_i))
         // = h · (ŝ − a) to first order in the error (the divisors are within 3 % of 1; h of the
         // rate as read, as the estimate has always been learnt), and exactly 0 at ŝ = a = s: the
         // estimate settles where the correction is exact.
-        let innovation = y - h.dot(takenOut ? estimate - applied : estimate)
+        let innovation = y - h.dot(estimate - applied)
         guard innovation * innovation <= 9 * innovationVariance, abs(y) <= most else {
             rejected += 1
             return

@@ -15,7 +15,6 @@ import Testing
             "--set", "device-fixed-ratio=12", "--set", "device-fixed-turn=45",
             "--set", "gyro-sensitivity-prior=1", "--set", "gyro-sensitivity-noise=2",
             "--set", "gyro-sensitivity-settle=4", "--set", "gyro-sensitivity-significance=2",
-            "--set", "gyro-sensitivity-all-axes=1",
         ])
         let p = try #require(try command.chosenParameters())
         let degree = Double.pi / 180
@@ -33,20 +32,17 @@ import Testing
         #expect(abs(p.gyroSensitivityDirectionNoise - 2 * degree) < 1e-15)
         #expect(p.gyroSensitivitySettleDuration == 4)
         #expect(p.gyroSensitivitySignificance == 2)
-        #expect(p.gyroSensitivityAllAxes == 1)
         let ungated = try BenchBROADCommand.parse(["--filter", "reference", "--set", "gyro-sensitivity-significance=0"])
         #expect(try #require(try ungated.chosenParameters()).gyroSensitivitySignificance == 0)
         // A prior of 0 turns the estimate off; the variants it replaced are gone.
         let off = try BenchBROADCommand.parse(["--filter", "reference", "--set", "gyro-sensitivity-prior=0"])
         #expect(try #require(try off.chosenParameters()).gyroSensitivityPrior == 0)
-        for gone in ["gyro-sensitivity-take-back=50", "gyro-sensitivity-vertical-only=1"] {
+        for gone in ["gyro-sensitivity-take-back=50", "gyro-sensitivity-vertical-only=1", "gyro-sensitivity-all-axes=1"] {
             let command = try BenchBROADCommand.parse(["--filter", "reference", "--set", gone])
             #expect(throws: CommandError.self) { try command.chosenParameters() }
         }
         // On by default: the datasheets' ±3 % as 3σ, the two-sided 5 % gate.
         #expect(FusionParameters().gyroSensitivityPrior == 0.01 && FusionParameters().gyroSensitivitySignificance == 2)
-        // Taken out of the heading alone by default (the all-axes form an experiment).
-        #expect(FusionParameters().gyroSensitivityAllAxes == 0)
     }
 
     /// The device-fixed field test is in both cores: its settings reach the fixed core's
@@ -81,8 +77,7 @@ import Testing
     @Test func referenceExperimentsAreRefusedForTheFixedCore() throws {
         let command = try BenchBROADCommand.parse(["--set", "motion-bias-noise=1"])
         #expect(throws: CommandError.self) { try command.chosenParameters() }
-        // The removed variants (issue 28: one algorithm) are no names at all, for either filter;
-        // the all-axes switch is the reference's alone.
+        // The removed variants (issue 28: one algorithm) are no names at all, for either filter.
         for name in ["gyro-sensitivity-vertical-only", "gyro-sensitivity-take-back", "gyro-sensitivity-all-axes"] {
             let fixed = try BenchBROADCommand.parse(["--set", "\(name)=1"])
             #expect(throws: CommandError.self) { try fixed.chosenParameters() }

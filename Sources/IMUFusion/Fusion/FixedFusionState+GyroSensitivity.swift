@@ -1,9 +1,9 @@
 // Issue 28: the gyro's sensitivity error learnt from the turns the device-fixed field test
 // shows to be the earth's (`FixedGyroSensitivityEstimator`), on while
 // `FixedFusionCoefficients.learnsGyroSensitivity`. The reference's
-// `FusionState+GyroSensitivity` in integers: q6 integrates the rate as read; the decimated
-// step sums the turn per device axis and corrects the heading about the vertical by the
-// applied part; the magnetometer step holds and learns the judged turns.
+// `FusionState+GyroSensitivity` in integers: the decimated step sums the turn per device axis
+// and, with a sensitivity applied, turns the gyro frame back by the span's share of it on every
+// axis; the magnetometer step holds and learns the judged turns.
 
 /// The decimated step's part: `rate` the span's mean rate less the bias before this step
 /// (Q40 rad/s, |components| ≤ 68 rad/s), `rows` R(q6) (unit rows, Q30), `span` Q30 s (≤ 8 ·
@@ -12,12 +12,12 @@
 /// first, the rate as Q22 (< 2^28.1) times span (< 2^61.2) to Q20 rad (< 2^29.1, |vector| <
 /// 2^29.9; 10⁻⁶ rad, far below the 1° a turn's direction is read to), then the products with the
 /// rows (Q30: < 2^59.1 each, a row's dot product < 2^59.9 by |row| = 1) to Q30 rad (< 2^39.1).
-/// Then the heading turns by −Σ e_i·h_i about the vertical: what the 6D frame turned too far with
-/// the rate read 1 + applied times too large (nothing at all while nothing is applied, so the
-/// output is then the estimator's off bit for bit). Inlined into the decimated parts (the call
-/// and the rows passed through memory cost ~15 % of it).
+/// Then, with a sensitivity applied, the gyro frame turns back by the span's correction
+/// (`fixedFusionSensitivityCorrection`; nothing at all while nothing is applied, so the output
+/// is then the estimator's off bit for bit). Returns whether the gyro frame moved. Inlined into
+/// the decimated parts (the call and the rows passed through memory cost ~15 % of it).
 @inline(__always)
-func fixedFusionSensitivityTurn(state s: inout FixedFusionState, rate: WideVector3, rows: FixedMatrix3, span: Int64) {
+func fixedFusionSensitivityTurn(state s: inout FixedFusionState, rate: WideVector3, rows: FixedMatrix3, span: Int64) -> Bool {
     @inline(__always) func turned(_ r: Int64) -> Int64 { ((r &>> 18) &* span) &>> 32 }
     let (tx, ty, tz) = (turned(rate.x), turned(rate.y), turned(rate.z))
     @inline(__always) func dot(_ row: FixedVector3<Q30>) -> Int64 {
@@ -28,16 +28,53 @@ func fixedFusionSensitivityTurn(state s: inout FixedFusionState, rate: WideVecto
         x: (Int64(up.x.raw) &* tx) &>> 20, y: (Int64(up.y.raw) &* ty) &>> 20, z: (Int64(up.z.raw) &* tz) &>> 20)
     s.heading.deviceFixed.addTurn(perAxis: perAxis, horizontalX: dot(rows.row0), horizontalY: dot(rows.row1))
     let e = s.sensitivity.headingFactor
-    if e.x != 0 || e.y != 0 || e.z != 0 { fixedFusionSensitivityHeading(state: &s, factor: e, turn: perAxis) }
+    guard e.x != 0 || e.y != 0 || e.z != 0 else { return false }
+    fixedFusionSensitivityCorrection(state: &s, factor: e, rate: rate, span: span)
+    return true
 }
 
-/// The heading's turn −Σ e_i·h_i (Q30 rad): |e_i| ≤ 2^30 (a factor), |h_i| < 2^39.1: < 2^40.7.
-/// Half of it, the rotation's quaternion part, clamped at ±1 (a turn of 90°: never reached by a
-/// span's turn). Out of line: only while a sensitivity is applied.
+/// The gyro frame turned on the right by the rotation vector z = −ε + ½ θ × ε, ε = e ⊙ θ: the
+/// reference's `sensitivityCorrection` (the per-sample division of the rate by 1 + applied on
+/// every axis, to third order in the span's turn θ; its comment has the algebra and the bound).
+/// `factor` e (Q30, e_i in [−1, ⅓]: |·| ≤ 2^30), `rate` and `span` as for
+/// `fixedFusionSensitivityTurn`. Formats:
+/// - θ_i = rate_i·span as Q23 rad: the rate rounded to Q23 (|·| < 2^29.1) times span (< 2^33.1)
+///   is < 2^62.2, rounded to Q23 (< 2^32.2; 1.2·10⁻⁷ rad, rounded rather than floored: a floor's
+///   half LSB times e on every span, at rest too, would turn the frame steadily). Then clamped
+///   at ±4 rad (2^25) per axis: a span turns at most 64 rad/s · 56 ms = 3.6 rad at 285.7 Hz; more
+///   only over the long spans after gaps, where the series (which needs |θ| < π) means nothing
+///   and the bound just keeps the ranges.
+/// - ε_i = e_i·θ_i: Q53, |·| ≤ 2^55, rounded to Q29 (≤ 2^31, 1.9·10⁻⁹ rad).
+/// - ½ θ × ε: products Q23·Q29 = Q52 (≤ 2^56 each, a difference ≤ 2^57), halved to Q29 (≤ 2^33).
+/// - z (Q29, ≤ 2^33.4) saturated into Int32 (±4 rad), the gyro step's Q3.29 range; in use |z|
+///   is e·|θ|, a few hundredths of a radian. The step itself is the gyro step's (its
+///   |h|² ≤ 2⁻⁹ path without renormalisation, else `fixedFusionLargeGyroStep`, which
+///   renormalises), so the attitude stays unit to the gyro step's few LSB until the next
+///   decimated step renormalises it.
+/// Out of line: only while a sensitivity is applied.
 @usableFromInline @inline(never)
-func fixedFusionSensitivityHeading(state s: inout FixedFusionState, factor e: WideVector3, turn h: WideVector3) {
-    let angle = product(e.x, h.x) &+ product(e.y, h.y) &+ product(e.z, h.z)
-    s.heading.turnAboutVertical(halfAngle: clamped(0 &- roundingShiftRight(angle, by: 1), 1 << 30))
+func fixedFusionSensitivityCorrection(state s: inout FixedFusionState, factor e: WideVector3, rate: WideVector3, span: Int64) {
+    @inline(__always) func turned(_ r: Int64) -> Int64 {
+        clamped(roundingShiftRight(roundingShiftRight(r, by: 17) &* span, by: 30), 1 << 25)
+    }
+    let theta = (x: turned(rate.x), y: turned(rate.y), z: turned(rate.z))
+    let epsilon = (
+        x: roundingShiftRight(e.x &* theta.x, by: 24), y: roundingShiftRight(e.y &* theta.y, by: 24),
+        z: roundingShiftRight(e.z &* theta.z, by: 24))
+    let cross = (
+        x: roundingShiftRight(theta.y &* epsilon.z &- theta.z &* epsilon.y, by: 24),
+        y: roundingShiftRight(theta.z &* epsilon.x &- theta.x &* epsilon.z, by: 24),
+        z: roundingShiftRight(theta.x &* epsilon.y &- theta.y &* epsilon.x, by: 24))
+    let z = (
+        x: Int64(saturatedInt32(cross.x &- epsilon.x)), y: Int64(saturatedInt32(cross.y &- epsilon.y)),
+        z: Int64(saturatedInt32(cross.z &- epsilon.z)))
+    let squaredHalfAngle = FixedQuaternion.squaredHalfAngleQ30(z.x, z.y, z.z)
+    if squaredHalfAngle <= UInt64(FixedQuaternion.normalisedStepLimit) {
+        let delta = FixedQuaternion.integrationStepRaw(z.x, z.y, z.z, squaredHalfAngle: Int64(squaredHalfAngle))
+        s.gyroAttitude = FixedQuaternion.unitProduct(s.gyroAttitude, w: delta.w, x: delta.x, y: delta.y, z: delta.z)
+    } else {
+        s.gyroAttitude = fixedFusionLargeGyroStep(s.gyroAttitude, z.x, z.y, z.z)
+    }
 }
 
 /// The magnetometer step's part, after the field test's `updateReturningSpan` (`span`: the span
@@ -54,7 +91,8 @@ func fixedFusionLearnSensitivity(
     if let span {
         if span.verdict != 0 {
             s.sensitivity.learnPending(field: field, coefficients: c)
-            if span.verdict > 0 { s.sensitivity.hold(span) }
+            // Only once a rest has measured the bias (the reference's `learnSensitivity` says why).
+            if span.verdict > 0 && s.biasMeasured { s.sensitivity.hold(span) }
         } else if s.sensitivity.hasPending {
             s.sensitivity.addQuiet(span, duration: duration)
         }
@@ -63,15 +101,4 @@ func fixedFusionLearnSensitivity(
         }
     }
     if turning { s.sensitivity.learnPending(field: field, coefficients: c) }
-}
-
-extension FixedHeadingCorrection {
-    /// Turns the heading about the vertical by the quaternion (1, 0, 0, h), renormalised: the
-    /// magnetometer step's turn (`update`), for a half-angle h (Q30, |h| ≤ 1: the product's
-    /// norm √(1 + h²) ≤ 1.42 stays inside Q2.30).
-    @usableFromInline
-    mutating func turnAboutVertical(halfAngle h: Int64) {
-        let turn = FixedQuaternion(w: .one, x: .zero, y: .zero, z: Q30(raw: Int32(truncatingIfNeeded: h)))
-        heading = (turn * heading).renormalized()
-    }
 }

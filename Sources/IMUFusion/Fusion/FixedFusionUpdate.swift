@@ -221,7 +221,7 @@ func fixedFusionDecimatedParts(state s: inout FixedFusionState, coefficients c: 
     // Rows 0 and 1 of R(q6) only where the in-motion part ends its pair (see below).
     // (And on every run of the sensitivity's turn, for its horizontal part: while the field test
     // has an anchor — its sums before one are never read, it starts them again there, so 6D
-    // skips them — or a sensitivity is applied to the heading.)
+    // skips them — or a sensitivity is applied to the gyro frame.)
     let pairEnds = c.parameters.motionBiasEnabled && s.biasEstimator.pendingSpan != 0
     let sensitivityTurn = c.learnsGyroSensitivity
         && (s.heading.deviceFixed.hasAnchor || s.sensitivity.headingFactor != .zero)
@@ -230,7 +230,11 @@ func fixedFusionDecimatedParts(state s: inout FixedFusionState, coefficients c: 
         : FixedMatrix3(row0: .zero, row1: .zero, row2: attitude6D.unitRotationRow2)
     if c.testsDeviceFixedField {
         s.heading.deviceFixed.addTurn(rate: gyroMean - bias, up: rows.row2, span: span)
-        if sensitivityTurn { fixedFusionSensitivityTurn(state: &s, rate: gyroMean - bias, rows: rows, span: span) }
+        // The magnetometer step on this sample reads the field in the corrected frame (the
+        // in-motion part below keeps R(q6) before it, as the reference's bias step does).
+        if sensitivityTurn && fixedFusionSensitivityTurn(state: &s, rate: gyroMean - bias, rows: rows, span: span) {
+            s.attitude6DAtDecimation = s.unitAttitude6D
+        }
     }
     // The in-motion part on every second run, on the pair's corrections and span.
     if c.parameters.motionBiasEnabled {

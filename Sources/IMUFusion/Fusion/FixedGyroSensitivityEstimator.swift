@@ -16,8 +16,9 @@
 public struct FixedGyroSensitivityEstimator: Sendable, Equatable {
     public var estimate = WideVector3.zero
     public var applied = WideVector3.zero
-    /// e_i per axis (Q30), precomputed when `applied` changes: the heading turns by −Σ e_i·h_i
-    /// per decimated span (a rate divided by 1 + applied is the rate less e times it).
+    /// e_i per axis (Q30), precomputed when `applied` changes: the gyro frame turns back by
+    /// e ⊙ θ per decimated span θ (a rate divided by 1 + applied is the rate less e times it;
+    /// `fixedFusionSensitivityCorrection`).
     public var headingFactor = WideVector3.zero
     public var pxx: Int64, pxy: Int64 = 0, pxz: Int64 = 0, pyy: Int64, pyz: Int64 = 0, pzz: Int64
     /// Earth turns learnt from, and turns refused (diagnostics; saturating).
@@ -151,9 +152,12 @@ public struct FixedGyroSensitivityEstimator: Sendable, Equatable {
                 return
             }
         }
-        // The innovation ν' = y' − g·ŝ (the prediction: the whole ŝ, the 6D frame integrating the
-        // rate as read): |g·ŝ| ≤ 1.5, |y'| ≤ L + 6 ≤ 7.5, so |ν'| ≤ 9 (Q40 < 2^43.2).
-        let innovation = y &- (product(g.x, estimate.x) &+ product(g.y, estimate.y) &+ product(g.z, estimate.z))
+        // The innovation ν' = y' − g·(ŝ − applied) (the prediction: the part of ŝ not taken out of
+        // the gyro frame, which the 6D frame's directions still carry; the reference's comment has
+        // the algebra): |ŝ_i − applied_i| ≤ 2·limit ≤ 1 (applied is an earlier ŝ, or 0), so
+        // |g·(ŝ − applied)| ≤ 3, |y'| ≤ L + 6 ≤ 7.5, |ν'| ≤ 10.5 (Q40 < 2^43.4).
+        let unapplied = estimate - applied
+        let innovation = y &- (product(g.x, unapplied.x) &+ product(g.y, unapplied.y) &+ product(g.z, unapplied.z))
         // Whitened by 1/√S' = M·2^e/2^32 (M in [2^32, 2^33]; S' floored at 2^-36 rad² (Q60 2^24):
         // e ≤ 18): w = Pg/√S' has |w_i| ≤ √P_ii ≤ ½ (Cauchy–Schwarz: (Pg)_i² ≤ P_ii·gᵀPg), z = ν'/√S'.
         let parts = FixedMath.reciprocalSquareRootParts(
@@ -168,7 +172,7 @@ public struct FixedGyroSensitivityEstimator: Sendable, Equatable {
             let limit = bound &>> exponent
             return clamped(scaled, limit) &<< exponent
         }
-        // z (Q40): |ν'|·2 ≤ 2^44.2, ·2^18 < 2^62.2. The first gate: |z| ≤ 3.
+        // z (Q40): |ν'|·2 ≤ 2^44.4, ·2^18 < 2^62.4. The first gate: |z| ≤ 3.
         let z = whitened(innovation, bound: 1 << 62)
         guard z.magnitude <= 3 << 40 else {
             rejected = Swift.min(rejected &+ 1, .max - 1)
