@@ -131,8 +131,9 @@ public struct FusionParameters: Sendable, Equatable {
 
     /// Issue 28, sixth pass (on by default; 0 = off): the gyro's sensitivity error per axis learnt from the
     /// turns the device-fixed field test judges "fixed to the earth" (`GyroSensitivityEstimator`;
-    /// needs `deviceFixedFieldMaxRatio` > 0), taken out of the heading (the part of the rate about
-    /// the vertical, summed over each decimated step: `FusionState.addSensitivityTurn`). This is the
+    /// needs `deviceFixedFieldMaxRatio` > 0; learnt once a rest has measured the bias), taken out
+    /// of every axis (the gyro frame turned back on each decimated step:
+    /// `FusionState.addSensitivityTurn`). This is the
     /// prior's standard deviation (a fraction): the datasheets' ±3 % sensitivity tolerance
     /// (MPU-6050 PS §6.1, LSM9DS1 DS Table 3, ICM-20948 DS Table 1) as three of them, 0.01.
     public var gyroSensitivityPrior: Double = 0.01

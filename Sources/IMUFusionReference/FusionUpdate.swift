@@ -36,7 +36,7 @@ public func update(
         gyro: gyro, specificForce: specificForce, dt: dt, gains: s.gains, warmUpGain: warmUpGain,
         biasCenter: s.biasCenter, parameters: p)
 
-    // The bias-free rate as read (a sensitivity error ŝ is taken out of the heading on the
+    // The bias-free rate as read (a sensitivity error ŝ is taken out of every axis on the
     // decimated step, see `addSensitivityTurn`).
     s.gyroAttitude = integrateRotation(s.gyroAttitude, rate: gyro - s.bias, dt: dt)
 
