@@ -13,7 +13,7 @@ extension FusionState {
     @inline(__always)
     mutating func addSensitivityTurn(perAxis h: Vector3, horizontal: Vector3, turned theta: Vector3) -> Bool {
         heading.deviceFixed.addTurn(perAxis: h, horizontal: horizontal)
-        guard let z = Self.sensitivityCorrection(turned: theta, factor: sensitivity.headingFactor) else { return false }
+        guard let z = Self.sensitivityCorrection(turned: theta, factor: sensitivity.correctionFactor) else { return false }
         gyroAttitude = integrateRotation(gyroAttitude, rate: z, dt: 1)
         return true
     }

@@ -11,7 +11,7 @@ import IMUGeometry
 /// read. Each judged earth turn is one such measurement of s; a Kalman update with the
 /// datasheets' prior learns it. The correction is every axis's: the gyro frame turns back by
 /// e ⊙ the decimated step's turn, with the span's commutator term
-/// (`FusionState.sensitivityCorrection`; `headingFactor` e). Pure arithmetic; the caller
+/// (`FusionState.sensitivityCorrection`; `correctionFactor` e). Pure arithmetic; the caller
 /// decides when a turn counts (only "fixed to the earth": a field that
 /// turns with the device says nothing about s).
 public struct GyroSensitivityEstimator: Sendable, Equatable {
@@ -23,7 +23,7 @@ public struct GyroSensitivityEstimator: Sendable, Equatable {
     /// e_i = applied_i / (1 + applied_i): the share of the rate as read on axis i that is the
     /// error (a rate divided by 1 + applied loses exactly this share). The gyro frame turns back by
     /// e ⊙ θ over each decimated step's turn θ; 0 below the gate, where it gets exactly nothing. Computed when the estimate changes (rare), not per sample.
-    public private(set) var headingFactor = Vector3.zero
+    public private(set) var correctionFactor = Vector3.zero
     /// The covariance of ŝ (symmetric 3 × 3: xx, xy, xz, yy, yz, zz).
     public private(set) var covariance: (xx: Double, xy: Double, xz: Double, yy: Double, yz: Double, zz: Double)
     /// Earth turns learnt from, for diagnostics.
@@ -60,7 +60,7 @@ public struct GyroSensitivityEstimator: Sendable, Equatable {
     }
 
     public static func == (a: Self, b: Self) -> Bool {
-        a.estimate == b.estimate && a.applied == b.applied && a.headingFactor == b.headingFactor && a.updates == b.updates && a.rejected == b.rejected && a.pending == b.pending
+        a.estimate == b.estimate && a.applied == b.applied && a.correctionFactor == b.correctionFactor && a.updates == b.updates && a.rejected == b.rejected && a.pending == b.pending
             && a.covariance == b.covariance
     }
 
@@ -110,7 +110,7 @@ public struct GyroSensitivityEstimator: Sendable, Equatable {
                 Self.significant(estimate.x, variance: c2.xx, k: k), Self.significant(estimate.y, variance: c2.yy, k: k),
                 Self.significant(estimate.z, variance: c2.zz, k: k))
             : estimate
-        headingFactor = Vector3(
+        correctionFactor = Vector3(
             applied.x / (1 + applied.x), applied.y / (1 + applied.y), applied.z / (1 + applied.z))
     }
 

@@ -111,7 +111,7 @@ import Testing
             coefficients: Self.coefficients(prior: 0), attached: .zero, sensitivityError: sensitivityError)
         #expect(gated.sensitivity.updates >= 12 && gated.sensitivity.estimate.z != 0,
                 "\(gated.sensitivity.updates) turns, ŝ_z \(gated.sensitivity.estimate.z)")
-        #expect(gated.sensitivity.applied == .zero && gated.sensitivity.headingFactor == .zero)
+        #expect(gated.sensitivity.applied == .zero && gated.sensitivity.correctionFactor == .zero)
         #expect(gated.headingRMS == without.headingRMS, "\(gated.headingRMS)° gated, \(without.headingRMS)° without")
         #expect(gated.state.attitude == without.state.attitude && gated.state.bias == without.state.bias)
     }
@@ -150,7 +150,7 @@ import Testing
         #expect(abs(Self.variance(estimator.pzz) - prior * r / (prior * h * h + r)) < 1e-13)
         #expect(estimator.pxx == c.sensitivityPriorVariance && estimator.pxy == 0 && estimator.estimate.x == 0)
         let s = Self.fraction(estimator.applied.z)
-        #expect(abs(Double(estimator.headingFactor.z) / 0x1p30 - s / (1 + s)) < 2e-9)
+        #expect(abs(Double(estimator.correctionFactor.z) / 0x1p30 - s / (1 + s)) < 2e-9)
     }
 
     /// The gates: a change no sensitivity within ±3 % could make is refused; ŝ never leaves ±3 %.
@@ -208,7 +208,7 @@ import Testing
                 for p in [estimator.pxx, estimator.pyy, estimator.pzz] {
                     #expect(p >= 0 && p <= c.sensitivityPriorVariance)
                 }
-                for e in [estimator.headingFactor.x, estimator.headingFactor.y, estimator.headingFactor.z] {
+                for e in [estimator.correctionFactor.x, estimator.correctionFactor.y, estimator.correctionFactor.z] {
                     #expect(e >= -(1 << 30) && e <= (1 << 30) / 3 + 1)
                 }
             }
@@ -225,7 +225,7 @@ import Testing
         let c = Self.coefficients(prior: 0.5, significance: 0, limit: 0.5)
         var state = FixedFusionState(coefficients: c)
         state.sensitivity.applied = WideVector3(x: -(1 << 39), y: 1 << 39, z: -(1 << 39))
-        state.sensitivity.headingFactor = WideVector3(
+        state.sensitivity.correctionFactor = WideVector3(
             x: FixedGyroSensitivityEstimator.factor(-(1 << 39)), y: FixedGyroSensitivityEstimator.factor(1 << 39),
             z: FixedGyroSensitivityEstimator.factor(-(1 << 39)))
         let full = Q16(raw: 64 << 16)
@@ -313,7 +313,7 @@ extension FixedGyroSensitivityTests {
                     x: Int64((sensitivity.x * 0x1p40).rounded()), y: Int64((sensitivity.y * 0x1p40).rounded()),
                     z: Int64((sensitivity.z * 0x1p40).rounded()))
                 twin.fixed.sensitivity.applied = applied
-                twin.fixed.sensitivity.headingFactor = WideVector3(
+                twin.fixed.sensitivity.correctionFactor = WideVector3(
                     x: FixedGyroSensitivityEstimator.factor(applied.x), y: FixedGyroSensitivityEstimator.factor(applied.y),
                     z: FixedGyroSensitivityEstimator.factor(applied.z))
             }

@@ -149,7 +149,7 @@ import Testing
         let loud = 5 * Self.deg
         wide.update(regressor: Vector3(0, 0, .pi), directionChange: 0.05 * .pi, noiseVariance: loud * loud, limit: 0.03)
         #expect(wide.updates == 1 && wide.estimate.z == 0.03)
-        #expect(wide.headingFactor.z == 0.03 / 1.03)
+        #expect(wide.correctionFactor.z == 0.03 / 1.03)
     }
 
     /// With the defaults (prior 1 %, significance gate k = 2), a gyro within ±0.1 % (well under two of ŝ's standard

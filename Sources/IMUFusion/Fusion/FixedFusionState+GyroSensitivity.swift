@@ -27,7 +27,7 @@ func fixedFusionSensitivityTurn(state s: inout FixedFusionState, rate: WideVecto
     let perAxis = WideVector3(
         x: (Int64(up.x.raw) &* tx) &>> 20, y: (Int64(up.y.raw) &* ty) &>> 20, z: (Int64(up.z.raw) &* tz) &>> 20)
     s.heading.deviceFixed.addTurn(perAxis: perAxis, horizontalX: dot(rows.row0), horizontalY: dot(rows.row1))
-    let e = s.sensitivity.headingFactor
+    let e = s.sensitivity.correctionFactor
     guard e.x != 0 || e.y != 0 || e.z != 0 else { return false }
     fixedFusionSensitivityCorrection(state: &s, factor: e, rate: rate, span: span)
     return true

@@ -224,7 +224,7 @@ func fixedFusionDecimatedParts(state s: inout FixedFusionState, coefficients c: 
     // skips them — or a sensitivity is applied to the gyro frame.)
     let pairEnds = c.parameters.motionBiasEnabled && s.biasEstimator.pendingSpan != 0
     let sensitivityTurn = c.learnsGyroSensitivity
-        && (s.heading.deviceFixed.hasAnchor || s.sensitivity.headingFactor != .zero)
+        && (s.heading.deviceFixed.hasAnchor || s.sensitivity.correctionFactor != .zero)
     let rows = pairEnds || sensitivityTurn
         ? attitude6D.unitRotationMatrix
         : FixedMatrix3(row0: .zero, row1: .zero, row2: attitude6D.unitRotationRow2)

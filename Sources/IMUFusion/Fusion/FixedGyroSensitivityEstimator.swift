@@ -8,7 +8,7 @@
 ///
 /// Formats and ranges:
 /// - ŝ and its applied part: Q40 fractions, |·| ≤ limit ≤ ½ (2^39).
-/// - `headingFactor` e_i = applied_i / (1 + applied_i): Q30, in [−1, ⅓] (|·| ≤ 2^30).
+/// - `correctionFactor` e_i = applied_i / (1 + applied_i): Q30, in [−1, ⅓] (|·| ≤ 2^30).
 /// - P (symmetric 3 × 3): Q60 rad⁻²·rad² = fractions², 0 ≤ P_ii ≤ prior² ≤ ¼ (2^58) and
 ///   |P_ij| ≤ √(P_ii·P_jj); the prior 1 % is 10⁻⁴ (2^46.7), shrinking to 10⁻⁶ … 10⁻⁵ (2^40 …
 ///   2^43.3), 40+ significant bits.
@@ -19,7 +19,7 @@ public struct FixedGyroSensitivityEstimator: Sendable, Equatable {
     /// e_i per axis (Q30), precomputed when `applied` changes: the gyro frame turns back by
     /// e ⊙ θ per decimated span θ (a rate divided by 1 + applied is the rate less e times it;
     /// `fixedFusionSensitivityCorrection`).
-    public var headingFactor = WideVector3.zero
+    public var correctionFactor = WideVector3.zero
     public var pxx: Int64, pxy: Int64 = 0, pxz: Int64 = 0, pyy: Int64, pyz: Int64 = 0, pzz: Int64
     /// Earth turns learnt from, and turns refused (diagnostics; saturating).
     public var updates: Int32 = 0
@@ -197,7 +197,7 @@ public struct FixedGyroSensitivityEstimator: Sendable, Equatable {
         applied = WideVector3(
             x: significant(estimate.x, variance: pxx, c), y: significant(estimate.y, variance: pyy, c),
             z: significant(estimate.z, variance: pzz, c))
-        headingFactor = WideVector3(x: Self.factor(applied.x), y: Self.factor(applied.y), z: Self.factor(applied.z))
+        correctionFactor = WideVector3(x: Self.factor(applied.x), y: Self.factor(applied.y), z: Self.factor(applied.z))
     }
 
     /// ŝ_i where ŝ_i² > k²·P_ii (both sides / 16: ŝ as Q60 ≤ 2^59, its square ≤ 2^58; k²/16
