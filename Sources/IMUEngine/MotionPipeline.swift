@@ -85,7 +85,9 @@ public struct MotionPipeline {
     /// not integrated as if it were one long sample.
     public mutating func resumeAfterGap() {
         let learning = fusion.gyroOffsetLearning
+        let measuredGyroOffset = fusion.measuredGyroOffset
         fusion = DeviceMotionPipeline(filter: fusion.filter, frame: conversion)
         fusion.gyroOffsetLearning = learning
+        fusion.measuredGyroOffset = measuredGyroOffset
     }
 }

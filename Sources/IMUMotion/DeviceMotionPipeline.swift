@@ -16,10 +16,18 @@ public struct DeviceMotionPipeline<Filter: FusionFilter> {
     /// the filter at the start, after every restart and as the temperature moves; learned from
     /// every rest. The owner saves `gyroOffsetLearning.offsets` when `needsSaving`.
     public var gyroOffsetLearning: GyroOffsetLearning?
+    /// The gyro offset known before the first sample (a calibrated gyro's: zero, the
+    /// calibration having subtracted it), rad/s; nil: none. Given to the filter at the start and
+    /// again after every restart, so a replugged chip's estimate keeps the careful in-motion pace
+    /// of a measured offset instead of learning the gyro's scale errors as bias. (Set after
+    /// `init`, it reaches the filter at its next restart only.)
+    public var measuredGyroOffset: Vector3?
 
-    public init(filter: Filter, frame: FrameConversion) {
+    public init(filter: Filter, frame: FrameConversion, measuredGyroOffset: Vector3? = nil) {
         self.filter = filter
         self.frame = frame
+        self.measuredGyroOffset = measuredGyroOffset
+        if let measuredGyroOffset { self.filter.adoptGyroOffset(measuredGyroOffset) }
     }
 
     public var referenceFrame: ReferenceFrame { frame.frame }
@@ -32,6 +40,7 @@ public struct DeviceMotionPipeline<Filter: FusionFilter> {
             guard dt > 0 else { return nil }  // a duplicate or backward timestamp adds nothing
             if dt > maximumGap {
                 filter.reset()
+                if let measuredGyroOffset { filter.adoptGyroOffset(measuredGyroOffset) }
                 gyroOffsetLearning?.filterWasReset()
             }
         } else {
