@@ -26,47 +26,20 @@ import Testing
         return FixedFusionCoefficients(parameters: FixedFusionParameters(p))
     }
 
-    /// A level device with a gyro reading 1 + `sensitivityError` times the rate about z turns
-    /// 180° and back eight times (half-sines of 2 s, 4 s still between) in the earth's field, or
-    /// with a magnet fixed to it, on the fixed core alone. Returns the estimator, the final
-    /// state, and the heading error's RMS over the last four back-and-forth cycles (°).
+    /// `GyroSensitivityTests.backAndForthHeadingRMS`'s turns on the fixed core alone. Returns the
+    /// estimator, the final state, and the heading error's RMS over the last four cycles (°).
     static func backAndForth(coefficients c: FixedFusionCoefficients, attached: Vector3, sensitivityError: Double = 0.02)
         -> (sensitivity: FixedGyroSensitivityEstimator, state: FixedFusionState, headingRMS: Double)
     {
         var state = FixedFusionState(coefficients: c)
-        var noise = FusionReferenceSyntheticTests.Noise()
-        var psi = 0.0
-        let dt = 0.01
-        var sumSquares = 0.0
-        var count = 0
-        func run(seconds: Double, scored: Bool, rate: (Double) -> Double) {
-            let n = Int((seconds / dt).rounded())
-            for i in 0..<n {
-                let omega = rate(Double(i) * dt)
-                psi += omega * dt
-                let truth = Quaternion(axis: Vector3(0, 0, 1), angle: psi)
-                let gyro = Vector3(0, 0, omega * (1 + sensitivityError)) + noise.vector(0.1 * deg)
-                let accel = Vector3(0, 0, -1) + noise.vector(0.005)
-                let mag = truth.conjugate.rotate(Self.earth) + attached + noise.vector(0.2)
-                fixedFusionUpdate(
-                    state: &state, coefficients: c, gyro: FixedFusionTwin.quantized(gyro),
-                    accel: FixedFusionTwin.quantized(accel), mag: FixedFusionTwin.quantized(mag), dt: Q30(dt))
-                if scored {
-                    let error = FixedFusionTwin.double(state.attitude).angle(to: truth) / deg
-                    sumSquares += error * error
-                    count += 1
-                }
-            }
+        let rms = GyroSensitivityTests.backAndForthHeadingRMS(attached: attached, sensitivityError: sensitivityError) {
+            gyro, accel, mag, dt in
+            fixedFusionUpdate(
+                state: &state, coefficients: c, gyro: FixedFusionTwin.quantized(gyro),
+                accel: FixedFusionTwin.quantized(accel), mag: FixedFusionTwin.quantized(mag), dt: Q30(dt))
+            return FixedFusionTwin.double(state.attitude)
         }
-        run(seconds: 40, scored: false) { _ in 0 }
-        let peak = Double.pi * Double.pi / 4  // 180° in 2 s as a half-sine
-        for cycle in 0..<8 {
-            for sense in [1.0, -1.0] {
-                run(seconds: 2, scored: cycle >= 4) { t in sense * peak * sin(Double.pi * t / 2) }
-                run(seconds: 4, scored: cycle >= 4) { _ in 0 }
-            }
-        }
-        return (state.sensitivity, state, (sumSquares / Double(count)).squareRoot())
+        return (state.sensitivity, state, rms)
     }
 
     static func fraction(_ q40: Int64) -> Double { Double(q40) / 0x1p40 }

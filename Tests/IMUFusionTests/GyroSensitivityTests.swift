@@ -52,14 +52,14 @@ import Testing
         }
     }
 
-    /// A level device with a gyro reading 2 % too much about z turns 180° and back eight times
-    /// (half-sines of 2 s, 4 s still between) in the earth's field, or with a magnet fixed to it.
-    /// Returns ŝ, the estimator's variance of ŝ_z, its update count, and the heading error's RMS
-    /// over the last four back-and-forth cycles (°).
-    static func backAndForth(parameters p: FusionParameters, attached: Vector3, sensitivityError: Double = 0.02)
-        -> (estimate: Vector3, applied: Vector3, varianceZ: Double, updates: Int, headingRMS: Double)
-    {
-        var state = FusionState(parameters: p)
+    /// A level device with a gyro reading 1 + `sensitivityError` times the rate about z turns
+    /// 180° and back eight times (half-sines of 2 s, 4 s still between, after 40 s still) in the
+    /// earth's field, or with a magnet fixed to it: `step` feeds one sample (gyro rad/s, accel g,
+    /// mag µT, dt s) to a filter and returns its attitude. The motion and its noise for both
+    /// cores' tests. Returns the heading error's RMS over the last four back-and-forth cycles (°).
+    static func backAndForthHeadingRMS(
+        attached: Vector3, sensitivityError: Double, step: (Vector3, Vector3, Vector3, Double) -> Quaternion
+    ) -> Double {
         var noise = FusionReferenceSyntheticTests.Noise()
         var psi = 0.0
         let dt = 0.01
@@ -73,10 +73,10 @@ import Testing
                 let truth = Quaternion(axis: Vector3(0, 0, 1), angle: psi)
                 let gyro = Vector3(0, 0, omega * (1 + sensitivityError)) + noise.vector(0.1 * deg)
                 let accel = Vector3(0, 0, -1) + noise.vector(0.005)
-                let mag = truth.conjugate.rotate(Self.earth) + attached + noise.vector(0.2)
-                update(state: &state, parameters: p, gyro: gyro, accel: accel, mag: mag, dt: dt)
+                let mag = truth.conjugate.rotate(earth) + attached + noise.vector(0.2)
+                let attitude = step(gyro, accel, mag, dt)
                 if scored {
-                    let error = state.attitude.angle(to: truth) / deg
+                    let error = attitude.angle(to: truth) / deg
                     sumSquares += error * error
                     count += 1
                 }
@@ -90,8 +90,21 @@ import Testing
                 run(seconds: 4, scored: cycle >= 4) { _ in 0 }
             }
         }
+        return (sumSquares / Double(count)).squareRoot()
+    }
+
+    /// `backAndForthHeadingRMS` on the reference. Returns ŝ, its applied part, the estimator's
+    /// variance of ŝ_z, its update count, and the heading error's RMS (°).
+    static func backAndForth(parameters p: FusionParameters, attached: Vector3, sensitivityError: Double = 0.02)
+        -> (estimate: Vector3, applied: Vector3, varianceZ: Double, updates: Int, headingRMS: Double)
+    {
+        var state = FusionState(parameters: p)
+        let rms = backAndForthHeadingRMS(attached: attached, sensitivityError: sensitivityError) { gyro, accel, mag, dt in
+            update(state: &state, parameters: p, gyro: gyro, accel: accel, mag: mag, dt: dt)
+            return state.attitude
+        }
         let c = state.sensitivity.covariance
-        return (state.sensitivity.estimate, state.sensitivity.applied, c.zz, state.sensitivity.updates, (sumSquares / Double(count)).squareRoot())
+        return (state.sensitivity.estimate, state.sensitivity.applied, c.zz, state.sensitivity.updates, rms)
     }
 
     static func learning(significance: Double = 0) -> FusionParameters {
