@@ -147,11 +147,7 @@ import Testing
     static func turnAndSettle(parameters p: FusionParameters, attached: Vector3)
         -> (reference: Int8, fixed: Int8, referenceError: Double, fixedError: Double)
     {
-        var twin = FixedFusionTwin()
-        twin.parameters = p
-        twin.coefficients = FixedFusionCoefficients(parameters: FixedFusionParameters(p))
-        twin.reference = FusionState(parameters: p)
-        twin.fixed = FixedFusionState(coefficients: twin.coefficients)
+        var twin = FixedFusionTwin(parameters: p)
         var noise = FusionReferenceSyntheticTests.Noise()
         var psi = 0.0
         let dt = 0.01

@@ -25,6 +25,14 @@ struct FixedFusionTwin {
         fixed = FixedFusionState(coefficients: coefficients)
     }
 
+    /// Both filters started with `p` (the fixed core with its conversion of `p`).
+    init(parameters p: FusionParameters) {
+        parameters = p
+        coefficients = FixedFusionCoefficients(parameters: FixedFusionParameters(p))
+        reference = FusionState(parameters: p)
+        fixed = FixedFusionState(coefficients: coefficients)
+    }
+
     static func quantized(_ v: Vector3) -> FixedVector3<Q16> { FixedVector3(x: Q16(v.x), y: Q16(v.y), z: Q16(v.z)) }
     static func double(_ v: FixedVector3<Q16>) -> Vector3 { Vector3(v.x.doubleValue, v.y.doubleValue, v.z.doubleValue) }
     static func double(_ q: FixedQuaternion) -> Quaternion {

@@ -226,11 +226,7 @@ extension FixedGyroSensitivityTests {
         var p = FusionParameters()
         p.gyroSensitivityPrior = 0.01
         p.gyroSensitivitySignificance = 2
-        var twin = FixedFusionTwin()
-        twin.parameters = p
-        twin.coefficients = FixedFusionCoefficients(parameters: FixedFusionParameters(p))
-        twin.reference = FusionState(parameters: p)
-        twin.fixed = FixedFusionState(coefficients: twin.coefficients)
+        var twin = FixedFusionTwin(parameters: p)
         var noise = FusionReferenceSyntheticTests.Noise()
         var psi = 0.0
         let dt = 0.01
@@ -275,12 +271,8 @@ extension FixedGyroSensitivityTests {
         let sensitivity = Vector3(0.01, -0.02, 0.03)
         let p = GyroSensitivityTests.learning()
         func run(corrected: Bool) -> FixedFusionTwin {
-            var twin = FixedFusionTwin()
-            twin.parameters = p
-            twin.coefficients = FixedFusionCoefficients(parameters: FixedFusionParameters(p))
-            twin.reference = FusionState(parameters: p)
+            var twin = FixedFusionTwin(parameters: p)
             twin.reference.sensitivity = GyroSensitivityTests.estimator(holding: sensitivity)
-            twin.fixed = FixedFusionState(coefficients: twin.coefficients)
             if corrected {
                 let applied = WideVector3(
                     x: Int64((sensitivity.x * 0x1p40).rounded()), y: Int64((sensitivity.y * 0x1p40).rounded()),
