@@ -53,12 +53,14 @@ final class DrivenLine: @unchecked Sendable {
     func pulse(milliseconds: Int, on scheduler: any PulseScheduler) throws(GPIOError) {
         lock.lock()
         defer { lock.unlock() }
-        let end = scheduler.now() + Int64(milliseconds) * 1_000_000
+        let length = Int64(milliseconds) * 1_000_000
         if let running = pulseEnd {
-            pulseEnd = max(running, end)
+            pulseEnd = max(running, scheduler.now() + length)
             return
         }
         try line.set(high: !resting)
+        // Timed from the edge, not from before it: the set's own latency must not shorten the pulse.
+        let end = scheduler.now() + length
         pulseEnd = end
         generation += 1
         schedule(generation, at: end, on: scheduler)
