@@ -11,8 +11,8 @@ public struct RestDetector: Sendable, Equatable {
     /// How long the samples have been close to the references (s).
     public var duration: Double = 0
     public var isAtRest = false
-    /// The mean raw rate since the samples came close to their references (rad/s): the offset
-    /// measured at rest, without the low-pass's memory of the motion before.
+    /// The mean raw rate since the rest was declared (rad/s, over at most `restMeanWindow`): the
+    /// offset measured at rest, without the low-pass's memory of the motion before.
     public var stillMean = Vector3(0, 0, 0)
     /// Time since the device was last at rest (s; infinite before the first rest): how old the
     /// rest measurement of the bias is.
@@ -83,8 +83,15 @@ public struct RestDetector: Sendable, Equatable {
         }
         if still {
             duration += span
-            stillMean += (span / min(duration, p.restMeanWindow)) * (gyroMean - stillMean)
-            if duration >= p.restMinDuration { isAtRest = true }
+            if duration >= p.restMinDuration {
+                // The offset is the mean over the rest itself, from the span that declared it: the
+                // spans that qualified it pass a test against a reference that lags by τ_rest, so
+                // they may hold a motion's slow end (a hand settling: 0.2° over the last 0.4 s is
+                // 0.07°/s in a 3 s mean), which the heading then turns at until the next rest.
+                let atRestFor = isAtRest ? min(duration - p.restMinDuration, p.restMeanWindow) : 0
+                stillMean += (span / max(atRestFor, span)) * (gyroMean - stillMean)
+                isAtRest = true
+            }
         } else {
             duration = 0
             isAtRest = false

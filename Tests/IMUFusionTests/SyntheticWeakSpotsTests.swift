@@ -156,7 +156,7 @@ import Testing
         var s = FusionState(parameters: p)
         var previous = trial.rows[0].t - trial.samplePeriod
         var next = 0.0
-        print("bias_x,bias_y,bias_z,t,move,heading_err_deg,rest,disturbed,reject_s,cur_norm,ref_norm,cur_sindip,ref_sindip,cand_norm,cand_s,gyro_lp_dps,last_err_deg,accuracy_deg,field_verdict,field_ratio")
+        print("bias_x,bias_y,bias_z,t,move,heading_err_deg,rest,disturbed,reject_s,cur_norm,ref_norm,cur_sindip,ref_sindip,cand_norm,cand_s,gyro_lp_dps,last_err_deg,accuracy_deg,field_verdict,field_ratio,sens_z_pct,sens_z_applied_pct,sens_updates,sens_rejected")
         for row in trial.rows {
             update(state: &s, parameters: p, gyro: row.rotationRate, accel: row.acceleration, mag: row.magneticField, dt: row.t - previous)
             previous = row.t
@@ -168,11 +168,12 @@ import Testing
             let d = s.heading.disturbance
             let g = s.rest.gyroReference.stage2
             print(String(
-                format: "%.4f,%.4f,%.4f,%.2f,%d,%.2f,%d,%d,%.1f,%.1f,%.1f,%.3f,%.3f,%.1f,%.1f,%.0f,%.2f,%.1f,%d,%.3f", s.bias.x * 180 / .pi, s.bias.y * 180 / .pi, s.bias.z * 180 / .pi, row.t, row.movement ? 1 : 0,
+                format: "%.4f,%.4f,%.4f,%.2f,%d,%.2f,%d,%d,%.1f,%.1f,%.1f,%.3f,%.3f,%.1f,%.1f,%.0f,%.2f,%.1f,%d,%.3f,%.3f,%.3f,%d,%d", s.bias.x * 180 / .pi, s.bias.y * 180 / .pi, s.bias.z * 180 / .pi, row.t, row.movement ? 1 : 0,
                 sign * e.heading * 180 / .pi, s.rest.isAtRest ? 1 : 0, d.isDisturbed ? 1 : 0, s.heading.rejectionDuration,
                 d.currentNorm, d.referenceNorm, d.currentSinDip, d.referenceSinDip, d.candidateNorm, d.candidateDuration,
                 g.dot(g).squareRoot() * 180 / .pi, s.heading.lastError * 180 / .pi, s.heading.accuracy * 180 / .pi,
-                Int(s.heading.deviceFixed.verdict.rawValue), s.heading.deviceFixed.lastRatio))
+                Int(s.heading.deviceFixed.verdict.rawValue), s.heading.deviceFixed.lastRatio,
+                s.sensitivity.estimate.z * 100, s.sensitivity.applied.z * 100, s.sensitivity.updates, s.sensitivity.rejected))
         }
     }
 }

@@ -10,8 +10,7 @@ public struct FixedRestDetector: Sendable, Equatable {
     /// Time close to the references (Q30 s, saturating at `fixedDurationLimit`).
     public var duration: Int64 = 0
     public var isAtRest = false
-    /// The mean raw rate since the samples came close to their references (Q40 rad/s; see the
-    /// reference).
+    /// The mean raw rate since the rest was declared (Q40 rad/s; see the reference).
     public var stillMean = WideVector3.zero
     /// Time since the last rest (Q30 s, saturating; the limit = never at rest yet).
     public var sinceRest: Int64 = fixedDurationLimit
@@ -46,12 +45,16 @@ public struct FixedRestDetector: Sendable, Equatable {
                 && gyroLp.z.magnitude < c.restBiasClip.magnitude)
         if still {
             duration = advanced(duration, by: span)
-            // span / min(duration, window) as Q2.30 (span ≤ duration, span < 2^34: the quotient
-            // ≤ 2^30 when span ≤ window, and the shift stays inside Int64).
-            let window = Swift.max(Swift.min(duration, c.restMeanWindow), span)
-            let gain = ((span &<< 30) &+ window / 2) / window
-            stillMean = stillMean + (gyroMean - stillMean).scaled(by: gain)
-            if duration >= c.restMinDuration { isAtRest = true }
+            if duration >= c.restMinDuration {
+                // The mean over the rest itself, from the span that declared it (see the
+                // reference): span / max(time at rest, span) as Q2.30 (span < 2^34: the quotient
+                // ≤ 2^30, and the shift stays inside Int64).
+                let atRestFor = isAtRest ? Swift.min(duration &- c.restMinDuration, c.restMeanWindow) : 0
+                let window = Swift.max(atRestFor, span)
+                let gain = ((span &<< 30) &+ window / 2) / window
+                stillMean = stillMean + (gyroMean - stillMean).scaled(by: gain)
+                isAtRest = true
+            }
         } else {
             duration = 0
             isAtRest = false
