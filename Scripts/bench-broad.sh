@@ -83,7 +83,7 @@ echo "== VQF on every trial (9D and 6D, default parameters)"
 
 echo "== imu (release build)"
 # The benchmarks time optimised code; reuses .build/release, so only the first build is slow.
-if ! swift build -c release --product imu >"$cache/swift-build.log" 2>&1; then
+if ! swift build -c release --static-swift-stdlib --product imu >"$cache/swift-build.log" 2>&1; then
     tail -n 30 "$cache/swift-build.log" >&2
     echo "bench-broad: the release build of imu failed (log: $cache/swift-build.log)" >&2
     exit 1

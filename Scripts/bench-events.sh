@@ -8,5 +8,5 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${1:-30}"
-swift build -c release --product imu >/dev/null
+swift build -c release --static-swift-stdlib --product imu >/dev/null
 .build/release/imu bench events --seconds "$seconds"

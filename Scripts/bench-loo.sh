@@ -40,7 +40,7 @@ if [ ! -f "$cache/vqf.json" ]; then
 fi
 
 echo "== imu (release build)"
-if ! swift build -c release --product imu >"$cache/swift-build.log" 2>&1; then
+if ! swift build -c release --static-swift-stdlib --product imu >"$cache/swift-build.log" 2>&1; then
     tail -n 30 "$cache/swift-build.log" >&2
     echo "bench-loo: the release build of imu failed (log: $cache/swift-build.log)" >&2
     exit 1

@@ -13,7 +13,7 @@ seconds="${2:-20}"
 for tool in /usr/sbin/mosquitto /usr/bin/mosquitto_sub /usr/bin/mosquitto_pub; do
     [ -x "$tool" ] || { echo "bench-mqtt: $tool is missing: bash Scripts/setup.sh --tests" >&2; exit 1; }
 done
-swift build -c release --product imu >/dev/null
+swift build -c release --static-swift-stdlib --product imu >/dev/null
 python3 Scripts/bench-mqtt.py "$PWD/.build/release/imu" "$counts" "$seconds"
 
 echo

@@ -19,7 +19,7 @@ samples=${1:-100000000}
 shift || true
 
 bash Scripts/setup.sh >/dev/null
-swift build -c release --product imu 2>&1 | tail -n 1
+swift build -c release --static-swift-stdlib --product imu 2>&1 | tail -n 1
 imu=$(swift build -c release --show-bin-path)/imu
 
 export XDG_CONFIG_HOME
