@@ -154,11 +154,11 @@ import Testing
         var p = FusionParameters()
         if ProcessInfo.processInfo.environment["TRACE_EARTH_FIELD"] == "0" { p.deviceFixedFieldMaxRatio = 0 }
         var s = FusionState(parameters: p)
-        var previous = trial.rows[0].t - trial.samplePeriod
+        var previous: Double?  // the first row's dt is 0, as in `imu bench broad`
         var next = 0.0
         print("bias_x,bias_y,bias_z,t,move,heading_err_deg,rest,disturbed,reject_s,cur_norm,ref_norm,cur_sindip,ref_sindip,cand_norm,cand_s,gyro_lp_dps,last_err_deg,accuracy_deg,field_verdict,field_ratio,sens_z_pct,sens_z_applied_pct,sens_updates,sens_rejected")
         for row in trial.rows {
-            update(state: &s, parameters: p, gyro: row.rotationRate, accel: row.acceleration, mag: row.magneticField, dt: row.t - previous)
+            update(state: &s, parameters: p, gyro: row.rotationRate, accel: row.acceleration, mag: row.magneticField, dt: previous.map { row.t - $0 } ?? 0)
             previous = row.t
             guard row.t >= next, let truth = row.truth else { continue }
             next += 0.25
