@@ -156,10 +156,17 @@ import IMUFormats
             environment[String(pair[0])] = rooted(String(pair[1]))
         }
         #expect(command.first == installed && environment["IMU_CALIBRATION_DIR"] == root.path + "/var/lib/imu")
+        // What systemd gives the unit's RuntimeDirectory=imu, inside the root: without it the run
+        // served /run/imu/imu.sock, where a concurrent test's `imu read` found it and read the twin.
+        let runtime = root.appendingPathComponent("run/imu")
+        try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true)
+        environment["RUNTIME_DIRECTORY"] = runtime.path
         let service = try Self.run(command + ["--sim", "seed-sequence", "--virtual-time", "--duration", "6"], environment: environment)
+        try FileManager.default.removeItem(at: root.appendingPathComponent("run"))  // as systemd does when the unit stops
         #expect(service.status == 0, "\(service)")
         #expect(service.stderr.contains("started") && service.stderr.contains("calibration=gyroscope, accelerometer, magnetometer"), "\(service)")
         #expect(!service.stderr.contains("uncalibrated"), "\(service)")
+        #expect(service.stderr.contains("serving clients on \(runtime.path)/imu.sock"), "\(service)")
 
         // Uninstalled: the root as it was before.
         let uninstall = try Self.run(["/bin/bash", "Scripts/uninstall-service.sh", "--no-systemctl"], environment: ["PATH": Self.securePath, "DESTDIR": root.path])

@@ -12,7 +12,8 @@ import IMUFormats
 
     @Test("without /dev/i2c-*, imu read points to raspi-config and --sim", .disabled(if: hasI2CBus, "this machine has an I²C bus"))
     func readWithoutBusExplains() async throws {
-        let result = try await imu("read", "--count", "1")
+        // --direct: the hardware, even while a daemon (another test's, or this machine's) serves a socket.
+        let result = try await imu("read", "--direct", "--count", "1")
         #expect(!result.signalled && result.status != 0, "\(result)")
         #expect(result.stderr.contains("raspi-config"), "stderr: \(result.stderr)")
         #expect(result.stderr.contains("--sim"), "stderr: \(result.stderr)")
