@@ -151,36 +151,33 @@ struct BenchBROADCommand: ParsableCommand {
             // %, and °
             "heading-sensitivity-error": (\.headingSensitivityError, 0.01),
             "heading-field-noise": (\.headingFieldNoise, degree),
-            // %, °, and s (sixth pass: the gyro's sensitivity learnt from earth turns)
-            "gyro-sensitivity-prior": (\.gyroSensitivityPrior, 0.01),
-            "gyro-sensitivity-noise": (\.gyroSensitivityDirectionNoise, degree),
-            "gyro-sensitivity-settle": (\.gyroSensitivitySettleDuration, 1),
-            // standard deviations (0 = off)
-            "gyro-sensitivity-significance": (\.gyroSensitivitySignificance, 1),
         ]
     }
 
-    /// The sensitivity estimator's settings the fixed core takes too (issue 28: one algorithm
-    /// in both; `FixedFusionParameters.init(_:)` converts them).
-    static let sensitivityBothCores: Set<String> = [
-        "gyro-sensitivity-prior", "gyro-sensitivity-noise", "gyro-sensitivity-settle", "gyro-sensitivity-significance",
-    ]
-
-    /// The device-fixed field test (issue 28, on by default in both cores), in % and °:
-    /// device-fixed-ratio=0 turns it off (and with it the raised heading gain it gates).
-    static var fieldTest: [String: (path: WritableKeyPath<FusionParameters, Double>, toRadians: Double)] {
-        ["device-fixed-ratio": (\.deviceFixedFieldMaxRatio, 0.01), "device-fixed-turn": (\.deviceFixedFieldMinTurn, Double.pi / 180)]
+    /// Issue 28's parts on by default in both cores (`FixedFusionParameters.init(_:)` converts
+    /// them), in their units: the device-fixed field test in % and ° (device-fixed-ratio=0 turns
+    /// it off, and with it the raised heading gain it gates), and the gyro's sensitivity learnt
+    /// from earth turns in %, °, s and standard deviations (prior or significance 0 = off).
+    static var bothFilters: [String: (path: WritableKeyPath<FusionParameters, Double>, toRadians: Double)] {
+        let degree = Double.pi / 180
+        return [
+            "device-fixed-ratio": (\.deviceFixedFieldMaxRatio, 0.01), "device-fixed-turn": (\.deviceFixedFieldMinTurn, degree),
+            "gyro-sensitivity-prior": (\.gyroSensitivityPrior, 0.01),
+            "gyro-sensitivity-noise": (\.gyroSensitivityDirectionNoise, degree),
+            "gyro-sensitivity-settle": (\.gyroSensitivitySettleDuration, 1),
+            "gyro-sensitivity-significance": (\.gyroSensitivitySignificance, 1),
+        ]
     }
 
     /// The parameters `--set` gives; nil without any.
     func chosenParameters() throws -> FusionParameters? {
         guard !settings.isEmpty else { return nil }
         var parameters = FusionParameters()
-        let names = (Array(Self.settable.keys) + Array(Self.referenceOnly.keys) + Array(Self.fieldTest.keys)).sorted()
+        let names = (Array(Self.settable.keys) + Array(Self.referenceOnly.keys) + Array(Self.bothFilters.keys)).sorted()
         for setting in settings {
             let parts = setting.split(separator: "=", maxSplits: 1).map(String.init)
             guard parts.count == 2,
-                Self.settable[parts[0]] != nil || Self.referenceOnly[parts[0]] != nil || Self.fieldTest[parts[0]] != nil
+                Self.settable[parts[0]] != nil || Self.referenceOnly[parts[0]] != nil || Self.bothFilters[parts[0]] != nil
             else {
                 throw CommandError("--set \(setting): expected NAME=SECONDS with NAME one of \(names.joined(separator: ", "))")
             }
@@ -191,12 +188,12 @@ struct BenchBROADCommand: ParsableCommand {
             guard let value = Double(parts[1]), value.isFinite, value > 0 || offAllowed && value == 0, value <= 1000 else {
                 throw CommandError("--set \(setting): the value must be above 0 and at most 1000")
             }
-            if let (path, toRadians) = Self.fieldTest[parts[0]] {
+            if let (path, toRadians) = Self.bothFilters[parts[0]] {
                 parameters[keyPath: path] = value * toRadians
             } else if let path = Self.settable[parts[0]] {
                 parameters[keyPath: path] = value
             } else if let (path, toRadians) = Self.referenceOnly[parts[0]] {
-                guard filter == .reference || Self.sensitivityBothCores.contains(parts[0]) else {
+                guard filter == .reference else {
                     throw CommandError("--set \(parts[0]): an experiment of the reference filter only (--filter reference)")
                 }
                 parameters[keyPath: path] = value * toRadians

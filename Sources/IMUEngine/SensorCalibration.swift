@@ -67,7 +67,8 @@ public struct SensorCalibration: Sendable {
     /// The fusion this calibration feeds: the fixed-point filter (as the `imu` command runs it),
     /// with the magnetometer when `frame` needs one, told whether the compass is calibrated.
     /// A calibrated gyro's offset counts as measured (its residual is zero), so the in-motion
-    /// estimate runs at its careful pace from the start and after every restart (see the reference's `FusionState.biasMeasured`).
+    /// estimate runs at its careful pace from the start and after every restart (see the
+    /// reference's `FusionState.biasMeasured`).
     public func fusionPipeline(frame: FrameConversion) -> DeviceMotionPipeline<FixedFusionFilter> {
         DeviceMotionPipeline(
             filter: FixedFusionFilter(usesMagnetometer: frame.frame.needsMagnetometer, magnetometerCalibrated: magnetometerCalibrated),

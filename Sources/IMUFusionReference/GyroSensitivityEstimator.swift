@@ -21,8 +21,9 @@ public struct GyroSensitivityEstimator: Sendable, Equatable {
     /// axes where ŝ differs from 0 by more than the gate's standard deviations (0 elsewhere).
     public private(set) var applied = Vector3.zero
     /// e_i = applied_i / (1 + applied_i): the share of the rate as read on axis i that is the
-    /// error (a rate divided by 1 + applied loses exactly this share). The gyro frame turns back by
-    /// e ⊙ θ over each decimated step's turn θ; 0 below the gate, where it gets exactly nothing. Computed when the estimate changes (rare), not per sample.
+    /// error (a rate divided by 1 + applied loses exactly this share). The gyro frame turns back
+    /// by e ⊙ θ over each decimated step's turn θ; 0 below the gate, where it gets exactly
+    /// nothing. Computed when the estimate changes (rare), not per sample.
     public private(set) var correctionFactor = Vector3.zero
     /// The covariance of ŝ (symmetric 3 × 3: xx, xy, xz, yy, yz, zz).
     public private(set) var covariance: (xx: Double, xy: Double, xz: Double, yy: Double, yz: Double, zz: Double)

@@ -77,7 +77,7 @@ func fixedFusionSensitivityCorrection(state s: inout FixedFusionState, factor e:
     }
 }
 
-/// The magnetometer step's part, after the field test's `updateReturningSpan` (`span`: the span
+/// The magnetometer step's part, after the field test's `update` (`span`: the span
 /// it returned, `field` the field in the 6D frame, `turning` the step's, `duration` its magDt,
 /// Q30 s): called when there is a span or a pending turn to learn from at a turning sample.
 /// A turn judged "fixed to the earth" is held while the device stays quiet, its sums growing

@@ -65,8 +65,9 @@ public struct FixedFusionState: Sendable, Equatable {
     public var sensitivity: FixedGyroSensitivityEstimator
 
     /// q6 as the last decimated step formed it (`unitAttitude6D` after its inclination
-    /// correction, and again after the sensitivity's correction of the gyro frame): the magnetometer step on that same sample (`decimation.span` = 0 then)
-    /// takes it instead of forming it again. Written on decimated samples only.
+    /// correction, and again after the sensitivity's correction of the gyro frame): the
+    /// magnetometer step on that same sample (`decimation.span` = 0 then) takes it instead of
+    /// forming it again. Written on decimated samples only.
     public var attitude6DAtDecimation = FixedQuaternion.identity
 
     /// The last inputs, for the outputs (Q16.16 rad/s; g, Core Motion sign).
