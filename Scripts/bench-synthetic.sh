@@ -10,7 +10,9 @@
 # draws the gyro sensitivities within ±PERCENT instead of the generator's default ±0.3 % (the
 # same trials otherwise; issue 28 measures ±2 %); its trials go to synthetic-SEED-sPERCENT/.
 # IMU_SET="NAME=VALUE ..." adds `--set NAME=VALUE` for each to the cores' runs, FILTERS="reference"
-# runs only that core (the reference's experiments are refused by the fixed core). Caches
+# runs only that core (the reference's experiments are refused by the fixed core).
+# VQF_PARAMS='{"tauAcc": 4}' runs VQF with those keyword parameters instead of its defaults
+# (Scripts/broad_vqf.py; e.g. with the fusion's τ_acc, Docs/fusion-accuracy.md's ninth pass). Caches
 # (gitignored) in .build-broad/: the venv with vqf and numpy, the trials in synthetic-SEED/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -57,7 +59,7 @@ rm -rf "$trials"
 "$python" Scripts/broad_vqf.py vqf "$trials" "$cache/$name-vqf.json"
 for filter in ${FILTERS:-fixed reference}; do
     "$imu" bench broad --dataset "$trials" --filter "$filter" --json ${settings[@]+"${settings[@]}"} >"$cache/$name-$filter.json"
-    echo "== $filter core vs VQF 2.1.2 (seed $seed${sensitivity:+, sensitivities within ±$sensitivity %})"
+    echo "== $filter core vs VQF 2.1.2${VQF_PARAMS:+ with $VQF_PARAMS} (seed $seed${sensitivity:+, sensitivities within ±$sensitivity %})"
     "$python" Scripts/broad_vqf.py table "$trials" "$cache/$name-vqf.json" "$cache/$name-$filter.json" \
         | sed '/^goal:/d'
 done

@@ -2,6 +2,8 @@
 project's replay CSV, and the table that puts the project's scores beside VQF's.
 
     broad_vqf.py vqf DATASET OUT.json          VQF 2.1.2 (PyPI) 9D and 6D, BROAD metric per trial
+                                               (VQF_PARAMS='{"tauAcc": 4}': VQF's keyword
+                                               parameters other than its defaults, as JSON)
     broad_vqf.py replay-csv TRIAL.csv OUT.csv  one trial in the replay CSV format (Docs/commands.md)
     broad_vqf.py table DATASET VQF.json [OURS.json]
 
@@ -13,6 +15,7 @@ with atan2 (equal for unit quaternions, and exact near zero error) as in the Swi
 
 import json
 import math
+import os
 import sys
 from pathlib import Path
 
@@ -66,10 +69,26 @@ def broad_scores(q_est, trial):
     return {k: math.degrees(math.sqrt(np.mean(v ** 2))) for k, v in errors.items()}
 
 
+def vqf_parameters():
+    """VQF's keyword parameters from $VQF_PARAMS (a JSON object; empty: its defaults)."""
+    text = os.environ.get("VQF_PARAMS", "").strip()
+    if not text:
+        return {}
+    try:
+        parameters = json.loads(text)
+    except json.JSONDecodeError as error:
+        sys.exit(f"VQF_PARAMS: expected a JSON object such as {{\"tauAcc\": 4}}, got {text!r} ({error})")
+    if not isinstance(parameters, dict):
+        sys.exit(f"VQF_PARAMS: expected a JSON object such as {{\"tauAcc\": 4}}, got {text!r}")
+    return parameters
+
+
 def run_vqf(dataset, out):
-    """VQF with default parameters from the first sample of each file; 9D and, separately, 6D."""
+    """VQF with default parameters (or $VQF_PARAMS) from the first sample of each file; 9D and,
+    separately, 6D."""
     from vqf import VQF
 
+    parameters = vqf_parameters()
     trials = []
     for path in sorted(Path(dataset).glob("*.csv")):
         trial = load_trial(path)
@@ -77,8 +96,11 @@ def run_vqf(dataset, out):
         acc = columns(trial, "acc_x", "acc_y", "acc_z")  # VQF wants m/s^2, specific force: as recorded
         mag = columns(trial, "mag_x", "mag_y", "mag_z")
         ts = sample_period(trial)
-        nine = broad_scores(VQF(ts).updateBatch(gyr, acc, mag)["quat9D"], trial)
-        six = broad_scores(VQF(ts).updateBatch(gyr, acc)["quat6D"], trial)
+        try:
+            nine = broad_scores(VQF(ts, **parameters).updateBatch(gyr, acc, mag)["quat9D"], trial)
+        except TypeError as error:  # an unknown parameter name
+            sys.exit(f"VQF_PARAMS: {error}")
+        six = broad_scores(VQF(ts, **parameters).updateBatch(gyr, acc)["quat6D"], trial)
         trials.append({
             "name": path.stem, "samples": len(gyr),
             "total_deg": nine["total"], "heading_deg": nine["heading"],

@@ -30,6 +30,8 @@ import Testing
         let process = Process()
         process.executableURL = URL(fileURLWithPath: program)
         process.arguments = arguments
+        // VQF with its defaults, whatever the caller's shell set for Scripts/bench-synthetic.sh.
+        process.environment = ProcessInfo.processInfo.environment.filter { $0.key != "VQF_PARAMS" }
         let output = Pipe(), errors = Pipe()
         process.standardOutput = output
         process.standardError = errors
