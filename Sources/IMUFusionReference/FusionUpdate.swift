@@ -32,6 +32,7 @@ public func update(
 
     let specificForce = -accel
     let decimated = s.decimationPhase == 0
+    let wasAtRest = s.rest.isAtRest
     s.rest.update(
         gyro: gyro, specificForce: specificForce, dt: dt, gains: s.gains, warmUpGain: warmUpGain,
         biasCenter: s.biasCenter, parameters: p)
@@ -40,11 +41,15 @@ public func update(
     // decimated step, see `addSensitivityTurn`).
     s.gyroAttitude = integrateRotation(s.gyroAttitude, rate: gyro - s.bias, dt: dt)
 
+    // A rest's first span (issue 28): the force is gravity's alone, so the gravity low-pass drops
+    // its memory of the motion before (a turn's centripetal force, the tilt a gyro sensitivity
+    // error left, which the magnetometer reads as heading error ~2.5× at a 68° dip) and starts again
+    // from this span's mean; the inclination turns onto it exactly.
+    var relevel = decimated && s.rest.isAtRest && !wasAtRest
     // At rest with a rate far (beyond restRelevelGap) from the estimate: an offset nobody
     // calibrated (or one that moved). The low-passed rate is the offset; the gyro frame has turned at the
-    // old error, so the gravity low-pass starts again from this sample, the inclination turns
-    // onto it exactly, and the in-motion estimate's memory of R·b takes the new bias.
-    var relevel = false
+    // old error, so the gravity low-pass starts again as above, and the in-motion estimate's
+    // memory of R·b takes the new bias.
     if decimated && s.rest.isAtRest && p.restBiasEnabled {
         s.biasMeasured = true
         let measured = GyroBiasEstimator.clipped(s.rest.stillMean, p.restBiasClip)
@@ -52,9 +57,6 @@ public func update(
         if abs(gap.x) > p.restRelevelGap || abs(gap.y) > p.restRelevelGap || abs(gap.z) > p.restRelevelGap {
             s.bias = measured
             s.biasCenter = measured
-            let gravity = s.gyroAttitude.rotate(specificForce)
-            s.accelLowPass.stage1 = gravity
-            s.accelLowPass.stage2 = gravity
             s.biasEstimator.rememberBias(s.bias)
             s.biasEstimator.variance = p.restBiasMeasurementNoise * p.restBiasMeasurementNoise
             relevel = true
@@ -64,7 +66,7 @@ public func update(
     let correction = InclinationCorrection.update(
         inclination: &s.inclination, lowPass: &s.accelLowPass, decimation: &s.inclinationDecimation,
         gyroAttitude: s.gyroAttitude,
-        specificForce: specificForce, gains: s.gains, warmUpGain: warmUpGain, exact: relevel)
+        specificForce: specificForce, gains: s.gains, warmUpGain: warmUpGain, restart: relevel)
 
     var q6 = s.attitude6D
     // Beyond biasClip only once the heading can confirm it (9D, see HeadingCorrection).

@@ -11,12 +11,14 @@ enum InclinationCorrection {
     /// which drives the in-motion bias estimate. Decimated like the bias estimator: the
     /// inertial force is summed every sample, and every `gains.biasDecimation`-th sample its
     /// mean goes through the low-pass (gain for that span) and the correction is applied; on
-    /// the other samples φ = 0.
+    /// the other samples φ = 0. `restart`: the low-pass starts again from this span's mean force
+    /// and the inclination turns onto it exactly (a rest's first span, or a re-levelling at
+    /// rest); φ = 0 then, as a restart is no drift of the gyro frame for the in-motion bias to learn.
     @inline(__always)
     static func update(
         inclination: inout Quaternion, lowPass: inout CascadedLowPass, decimation: inout InclinationDecimation,
         gyroAttitude: Quaternion, specificForce: Vector3, gains: FusionGains, warmUpGain: Double,
-        exact: Bool = false
+        restart: Bool = false
     ) -> (x: Double, y: Double) {
         // In groups of `forceGroupLength` samples (3 from 256 Hz): the group's force sum rotated
         // by the middle sample's attitude; a group cut short by the decimated sample (the 16th)
@@ -37,14 +39,18 @@ enum InclinationCorrection {
         guard decimation.phase >= gains.biasDecimation else { return (0, 0) }
         let inertial = (1 / Double(decimation.phase)) * decimation.forceSum
         decimation = InclinationDecimation()
-        let filtered = lowPass.update(inertial, gain: gains.biasStage, warmUpGain: warmUpGain)
+        if restart {
+            lowPass.stage1 = inertial
+            lowPass.stage2 = inertial
+        }
+        let filtered = restart ? inertial : lowPass.update(inertial, gain: gains.biasStage, warmUpGain: warmUpGain)
         let a = inclination.rotate(filtered)
         let n2 = a.dot(a)
         guard n2 > 1e-18 else { return (0, 0) }
         let r = 1 / n2.squareRoot()
         // The correction as a small rotation vector in E6 (rad): turns a onto +z.
         let phi = (x: a.y * r, y: -a.x * r)
-        if warmUpGain > 0 || exact {
+        if warmUpGain > 0 || restart {
             // Start (or a re-levelling at rest): the angle may be anything; exact half-way quaternion (|a| + a_z, a_y, −a_x, 0).
             let n = n2 * r
             let w = n + a.z
@@ -52,6 +58,7 @@ enum InclinationCorrection {
                 ? normalize(Quaternion(w: w, x: a.y, y: -a.x, z: 0))
                 : Quaternion(w: 0, x: 1, y: 0, z: 0)  // upside down: a half turn about a horizontal axis
             inclination = normalize(correction * inclination)
+            if restart { return (0, 0) }
         } else {
             // Afterwards each correction is tiny (the low-pass moves slowly): (1, φ/2) is the
             // same rotation to third order, and everything stays near unit length.

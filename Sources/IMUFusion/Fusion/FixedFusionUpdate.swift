@@ -185,13 +185,16 @@ func fixedFusionDecimatedParts(state s: inout FixedFusionState, coefficients c: 
     // Running-mean start of the low-passes while they are younger than τ_acc: span / elapsed
     // (span ≤ 8 · 1.02 s, so span · 2^30 fits).
     let warmUpGain = s.elapsed < c.accelerometerTau ? ((span &<< 30) &+ s.elapsed / 2) / s.elapsed : 0
+    let wasAtRest = s.rest.isAtRest
     s.rest.update(
         gyro: gyro, specificForce: specificForce, gyroMean: gyroMean, forceMean: forceMean, span: span,
         stageGain: restStage, warmUpGain: warmUpGain, biasCenter: s.biasCenter, coefficients: c)
+    // A rest's first span: the gravity low-pass starts again from this span's mean force and the
+    // inclination turns onto it exactly (see the reference).
+    var relevel = s.rest.isAtRest && !wasAtRest
     // At rest with a rate beyond restRelevelGap from the estimate: the reference's re-levelling
-    // (an offset nobody calibrated): the bias jumps to the mean rate at rest, the gravity low-pass
-    // starts again from this sample, the inclination turns onto it exactly.
-    var relevel = false
+    // (an offset nobody calibrated): the bias jumps to the mean rate at rest, and the gravity
+    // low-pass starts again as above.
     if s.rest.isAtRest && c.parameters.restBiasEnabled {
         s.biasMeasured = true
         let measured = s.rest.stillMean.componentsClamped(c.restBiasClip)
@@ -200,16 +203,13 @@ func fixedFusionDecimatedParts(state s: inout FixedFusionState, coefficients c: 
             || gap.z.magnitude > c.restRelevelGap.magnitude {
             s.bias = measured
             s.biasCenter = measured
-            let gravity = s.gyroAttitude.rotatedWide(specificForceOf: s.lastAccel)
-            s.accelLowPass.stage1 = gravity
-            s.accelLowPass.stage2 = gravity
             s.biasEstimator.rememberBias(s.bias)
             relevel = true
         }
     }
     let correction = FixedInclinationCorrection.update(
         inclination: &s.inclination, lowPass: &s.accelLowPass, inertial: inertialMean, stageGain: biasStage,
-        warmUpGain: warmUpGain, exact: relevel)
+        warmUpGain: warmUpGain, restart: relevel)
     // The bias is updated in a local and stored once (its `didSet` keeps `negatedBiasQ26`).
     var bias = s.bias
     // The turn about the vertical over the span, for the device-fixed field test: the span's

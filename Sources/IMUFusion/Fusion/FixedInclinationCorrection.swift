@@ -9,13 +9,18 @@ public enum FixedInclinationCorrection {
     /// Runs every `biasDecimation`-th sample (see the reference)
     /// on the mean of the inertial force summed since its last run.
     /// `inertial`: the mean of `FixedFusionDecimation.inertialForceSum`; `stageGain`:
-    /// `FixedFusionGains.biasStage`.
+    /// `FixedFusionGains.biasStage`. `restart`: the low-pass starts again from `inertial` and the
+    /// inclination turns onto it exactly; φ = (0, 0) then (see the reference).
     @inlinable @_transparent
     static func update(
         inclination: inout FixedQuaternion, lowPass: inout FixedCascadedLowPass, inertial: WideVector3,
-        stageGain: Int64, warmUpGain: Int64, exact: Bool = false
+        stageGain: Int64, warmUpGain: Int64, restart: Bool = false
     ) -> (x: Int64, y: Int64) {
-        let filtered = lowPass.update(inertial, gain: stageGain, warmUpGain: warmUpGain)
+        if restart {
+            lowPass.stage1 = inertial
+            lowPass.stage2 = inertial
+        }
+        let filtered = restart ? inertial : lowPass.update(inertial, gain: stageGain, warmUpGain: warmUpGain)
         // a = R(q_a)·filtered: the filtered force as Q27 (|·| ≤ 32 g → 2^32) times Q30 entries,
         // three halved products (≤ 1.5 · 2^62), back to Q27.
         let f = (roundingShiftRight(filtered.x, by: 13), roundingShiftRight(filtered.y, by: 13),
@@ -50,7 +55,7 @@ public enum FixedInclinationCorrection {
         let (ux, uy, uz) = (unit(ax), unit(ay), unit(az))
         // The correction as a rotation vector in E6 (rad, Q2.30): turns a onto +z.
         let phi = (x: uy, y: -ux)
-        if warmUpGain > 0 || exact {
+        if warmUpGain > 0 || restart {
             // Start: any angle; the exact half-way quaternion (1 + u_z, u_y, −u_x, 0), halved so
             // that 1 + u_z ≤ 2 fits Q2.30. Upside down (1 + u_z ≈ 0): a half turn about x.
             let w = roundingShiftRight((1 << 30) &+ uz, by: 1)
@@ -60,6 +65,7 @@ public enum FixedInclinationCorrection {
                     y: Q30(raw: saturatedInt32(roundingShiftRight(-ux, by: 1))), z: .zero)
                 : FixedQuaternion(w: .zero, x: .one, y: .zero, z: .zero)
             inclination = (correction * inclination).normalized()
+            if restart { return (0, 0) }
         } else {
             // Afterwards each correction is tiny: (1, φ/2) is the same rotation to third order.
             // φ = (u_y, −u_x) of a unit u (|u| ≤ 1 + 10⁻⁴ with the series above): φ/2 fits
