@@ -64,7 +64,7 @@ public struct FixedFusionDecimation: Sendable, Equatable {
 
     /// The group ends with this sample: its force sum, rotated by `attitude`, into the
     /// almost-inertial frame. A group sums ≤ 3 clamped samples (|components| ≤ 3 · 2^21 in
-    /// Q16.16, |Σf| < 2^23.4), inside `rotatedWide`'s range (see there).
+    /// Q16.16, |Σf| < 2^23.4), inside `rotationChangeWide`'s range (see there).
     @inlinable @inline(__always)
     mutating func endGroup(attitude: FixedQuaternion) {
         let group = groupAccelSumQ16

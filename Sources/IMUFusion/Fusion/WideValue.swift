@@ -146,31 +146,16 @@ extension FixedMatrix3 {
 }
 
 extension FixedQuaternion {
-    /// q f q* for a unit q and f a clamped sample or the sum of up to three (Q16.16,
-    /// |components| ≤ 3 · 2^21, |f| < 2^23.4), kept at Q40 like `FixedMatrix3.timesWide` (the
-    /// low-pass after it averages far below the input's LSB), by f + 2w(u × f) + 2u × (u × f)
-    /// with u the vector part: 15 multiplies instead of the 19 of forming R(q) and
-    /// multiplying. t = u × f is rounded to Q24 (|t| ≤ |f| < 2^31.4 raw, error 3 × 10⁻⁸ g);
-    /// w·t + u × t is Q54 (|·| ≤ √2·|q|·|t| < 2^61.9), the doubled term in Q53, where f is
-    /// f·2^37 (< 2^59.6): all inside Int64.
-    @inlinable @inline(__always)
-    func rotatedWide(_ f: FixedVector3<Q16>) -> WideVector3 {
-        rotatedWide(f, negated: false)
-    }
-
-    /// `rotatedWide(−a)` for a clamped acceleration a (Core Motion sign), the specific force,
-    /// without negating a: the same integers (y·(−a_z) − z·(−a_y) = z·a_y − y·a_z exactly, and
-    /// (−a_x)·2^37 = −(a_x·2^37)), so the sign goes into the formula's operand order.
-    @inlinable @inline(__always)
-    func rotatedWide(specificForceOf a: FixedVector3<Q16>) -> WideVector3 {
-        rotatedWide(a, negated: true)
-    }
-
-    /// `rotatedWide(specificForceOf: a)` without its first term, −a·2^24 (Q40): the rotation's
-    /// change of the specific force alone, rounded the same way. a·2^37 is a multiple of 2^13,
-    /// the rounding's unit, so `rotatedWide(specificForceOf: a)` is exactly this − a·2^24: a sum
-    /// of these takes that term once, from the sum of the a's (`FixedFusionDecimation`), and the
-    /// three products by −2^37 per rotation are gone.
+    /// q f q* − f for a unit q and f the specific force of a clamped acceleration a (f = −a, Core
+    /// Motion sign) or of the sum of up to three (Q16.16, |components| ≤ 3 · 2^21, |f| < 2^23.4),
+    /// kept at Q40 like `FixedMatrix3.timesWide` (the low-pass after it averages far below the
+    /// input's LSB): the rotation's change of the force alone, 2w(u × f) + 2u × (u × f) with u the
+    /// vector part (15 multiplies instead of the 19 of forming R(q) and multiplying). The sign of f
+    /// goes into the operands' order, so a is not negated. t = u × f is rounded to Q24 (|t| ≤ |f| <
+    /// 2^31.4 raw, error 3 × 10⁻⁸ g); w·t + u × t is Q54 (|·| ≤ √2·|q|·|t| < 2^61.9), the doubled
+    /// term Q53: inside Int64. The force's own term, −a·2^24 (Q40, a multiple of the rounding's
+    /// unit), is added once per decimated span from the sum of the a's (`FixedFusionDecimation`),
+    /// which saves three products by −2^37 per rotation.
     @inlinable @inline(__always)
     func rotationChangeWide(specificForceOf a: FixedVector3<Q16>) -> WideVector3 {
         let (w, x, y, z) = (Int64(self.w.raw), Int64(self.x.raw), Int64(self.y.raw), Int64(self.z.raw))
@@ -183,27 +168,11 @@ extension FixedQuaternion {
             y: roundingShiftRight(w &* ty &+ (z &* tx &- x &* tz), by: 13),
             z: roundingShiftRight(w &* tz &+ (x &* ty &- y &* tx), by: 13))
     }
-
-    @inlinable @inline(__always)
-    func rotatedWide(_ f: FixedVector3<Q16>, negated: Bool) -> WideVector3 {
-        let (w, x, y, z) = (Int64(self.w.raw), Int64(self.x.raw), Int64(self.y.raw), Int64(self.z.raw))
-        let (fx, fy, fz) = (Int64(f.x.raw), Int64(f.y.raw), Int64(f.z.raw))
-        let tx = roundingShiftRight(negated ? z &* fy &- y &* fz : y &* fz &- z &* fy, by: 22)
-        let ty = roundingShiftRight(negated ? x &* fz &- z &* fx : z &* fx &- x &* fz, by: 22)
-        let tz = roundingShiftRight(negated ? y &* fx &- x &* fy : x &* fy &- y &* fx, by: 22)
-        @inline(__always) func q40(_ f: Int64, _ doubled: Int64) -> Int64 {
-            roundingShiftRight(negated ? doubled &- (f &<< 37) : (f &<< 37) &+ doubled, by: 13)
-        }
-        return WideVector3(
-            x: q40(fx, w &* tx &+ (y &* tz &- z &* ty)),
-            y: q40(fy, w &* ty &+ (z &* tx &- x &* tz)),
-            z: q40(fz, w &* tz &+ (x &* ty &- y &* tx)))
-    }
 }
 
 extension FixedQuaternion {
     /// q m q* for a unit q and a magnetometer sample clamped to ±2048 µT (Q16.16, |m| ≤ 2^27.8),
-    /// in m's format, by the same formula as `rotatedWide`: t = u × m rounded to Q16
+    /// in m's format, by the same formula as `rotationChangeWide`: t = u × m rounded to Q16
     /// (≤ 2^27.8), w·t + u × t in Q46 (≤ 3 · 2^57.8) is the doubled term in Q45, where m is
     /// m·2^29 (≤ 2^56.8); rounded back to Q16 (t's rounding costs ≤ 1.5 LSB, far below µT).
     @inlinable @inline(__always)
