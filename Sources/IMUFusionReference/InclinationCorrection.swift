@@ -39,11 +39,8 @@ enum InclinationCorrection {
         guard decimation.phase >= gains.biasDecimation else { return (0, 0) }
         let inertial = (1 / Double(decimation.phase)) * decimation.forceSum
         decimation = InclinationDecimation()
-        if restart {
-            lowPass.stage1 = inertial
-            lowPass.stage2 = inertial
-        }
-        let filtered = restart ? inertial : lowPass.update(inertial, gain: gains.biasStage, warmUpGain: warmUpGain)
+        let filtered = restart
+            ? lowPass.restart(at: inertial) : lowPass.update(inertial, gain: gains.biasStage, warmUpGain: warmUpGain)
         let a = inclination.rotate(filtered)
         let n2 = a.dot(a)
         guard n2 > 1e-18 else { return (0, 0) }

@@ -21,4 +21,13 @@ public struct CascadedLowPass: Sendable, Equatable {
         }
         return stage2
     }
+
+    /// Both stages at `x` (a filter that starts again from this input, as after a long run of
+    /// it); returns the output, `x`.
+    @inline(__always) @discardableResult
+    public mutating func restart(at x: Vector3) -> Vector3 {
+        stage1 = x
+        stage2 = x
+        return x
+    }
 }

@@ -74,12 +74,10 @@ public struct RestDetector: Sendable, Equatable {
         // so the reference starts again from this span's mean and the next still spans are
         // compared with that.
         if p.restReferenceRestartRate > 0 && dg.dot(dg) > p.restReferenceRestartRate * p.restReferenceRestartRate {
-            gyroReference.stage1 = gyroMean
-            gyroReference.stage2 = gyroMean
+            gyroReference.restart(at: gyroMean)
         }
         if p.restReferenceRestartForce > 0 && da2 > p.restReferenceRestartForce * p.restReferenceRestartForce {
-            accelReference.stage1 = forceMean
-            accelReference.stage2 = forceMean
+            accelReference.restart(at: forceMean)
         }
         if still {
             duration += span

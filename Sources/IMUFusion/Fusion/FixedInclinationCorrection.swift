@@ -16,11 +16,8 @@ public enum FixedInclinationCorrection {
         inclination: inout FixedQuaternion, lowPass: inout FixedCascadedLowPass, inertial: WideVector3,
         stageGain: Int64, warmUpGain: Int64, restart: Bool = false
     ) -> (x: Int64, y: Int64) {
-        if restart {
-            lowPass.stage1 = inertial
-            lowPass.stage2 = inertial
-        }
-        let filtered = restart ? inertial : lowPass.update(inertial, gain: stageGain, warmUpGain: warmUpGain)
+        let filtered = restart
+            ? lowPass.restart(at: inertial) : lowPass.update(inertial, gain: stageGain, warmUpGain: warmUpGain)
         // a = R(q_a)·filtered: the filtered force as Q27 (|·| ≤ 32 g → 2^32) times Q30 entries,
         // three halved products (≤ 1.5 · 2^62), back to Q27.
         let f = (roundingShiftRight(filtered.x, by: 13), roundingShiftRight(filtered.y, by: 13),

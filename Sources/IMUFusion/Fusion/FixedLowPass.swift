@@ -21,6 +21,15 @@ public struct FixedCascadedLowPass: Sendable, Equatable {
         return stage2
     }
 
+    /// Both stages at `x` (a filter that starts again from this input, as after a long run of
+    /// it); returns the output, `x`.
+    @inlinable @inline(__always)
+    public mutating func restart(at x: WideVector3) -> WideVector3 {
+        stage1 = x
+        stage2 = x
+        return x
+    }
+
     /// `update` of a vector whose z is 0 and stays 0 (the input's z is 0 and both stages' z
     /// start at 0: each z step is wideProduct(gain, 0) = 0), x and y only: the same integers
     /// without the four products that only ever add 0. Returns stage 2's x and y.
