@@ -120,7 +120,7 @@ struct BenchBROADCommand: ParsableCommand {
 
     @Option(name: .customLong("set"), help: ArgumentHelp(
         "A parameter other than its default, NAME=SECONDS (repeatable; Scripts/bench-loo.sh's grid).",
-        discussion: "Names: \(Self.settable.keys.sorted().joined(separator: ", ")); with --filter reference also the experiments of issue 28: motion-bias-random-walk ((°/s)²/s), motion-bias-noise (°/s over 1 s) and motion-bias-sensitivity-error (%), the bias with its own uncertainty; rest-restart-rate (°/s) and rest-restart-force (g), the rest references restarted after fast motion; heading-sensitivity-error (%) and heading-field-noise (°), the heading's uncertainty from turning; gyro-sensitivity-prior (%, default 1 = the datasheets' ±3 % as 3σ; 0 = off), gyro-sensitivity-noise (°, default 1), gyro-sensitivity-settle (s quiet after the turn before it is learnt from, default 0) and gyro-sensitivity-significance (σ, default 2 = ŝ applied per axis only where it is two of its standard deviations from 0; 0 = ŝ applied as it is), the gyro's sensitivity per axis learnt from the turns the field test shows to be the earth's and taken out of every axis of the gyro frame (Docs/fusion-accuracy.md). Both filters: gyro-sensitivity-prior, -noise, -settle and -significance (the fixed core clamps the prior and the significance at 50 % and 4σ); device-fixed-ratio (%, default 9; 0 = off) and device-fixed-turn (°, default 90), the test of a field that turns with the device, which gates τ_mag / magnetic-rejection-factor while it says the field is the earth's.", valueName: "NAME=SECONDS"))
+        discussion: "Names: \(Self.settable.keys.sorted().joined(separator: ", ")); with --filter reference also the experiments of issue 28: motion-bias-random-walk ((°/s)²/s), motion-bias-noise (°/s over 1 s) and motion-bias-sensitivity-error (%), the bias with its own uncertainty; rest-restart-rate (°/s) and rest-restart-force (g), the rest references restarted after fast motion; gyro-sensitivity-prior (%, default 1 = the datasheets' ±3 % as 3σ; 0 = off), gyro-sensitivity-noise (°, default 1), gyro-sensitivity-settle (s quiet after the turn before it is learnt from, default 0) and gyro-sensitivity-significance (σ, default 2 = ŝ applied per axis only where it is two of its standard deviations from 0; 0 = ŝ applied as it is), the gyro's sensitivity per axis learnt from the turns the field test shows to be the earth's and taken out of every axis of the gyro frame (Docs/fusion-accuracy.md). Both filters: gyro-sensitivity-prior, -noise, -settle and -significance (the fixed core clamps the prior and the significance at 50 % and 4σ); device-fixed-ratio (%, default 9; 0 = off) and device-fixed-turn (°, default 90), the test of a field that turns with the device, which gates τ_mag / magnetic-rejection-factor while it says the field is the earth's; device-follow-ratio (%, default 50), above which the field follows the device and τ_mag × that factor holds; heading-sensitivity-error (%, default 1; 0 = off) and heading-field-noise (°, default 5), the heading's uncertainty from turning, caught up at rest.", valueName: "NAME=SECONDS"))
     var settings: [String] = []
 
     /// The time constants `--set` may change (seconds).
@@ -148,20 +148,21 @@ struct BenchBROADCommand: ParsableCommand {
             "rest-restart-force": (\.restReferenceRestartForce, 1),
             // % of the rate
             "motion-bias-sensitivity-error": (\.motionBiasSensitivityError, 0.01),
-            // %, and °
-            "heading-sensitivity-error": (\.headingSensitivityError, 0.01),
-            "heading-field-noise": (\.headingFieldNoise, degree),
         ]
     }
 
     /// Issue 28's parts on by default in both cores (`FixedFusionParameters.init(_:)` converts
     /// them), in their units: the device-fixed field test in % and ° (device-fixed-ratio=0 turns
-    /// it off, and with it the raised heading gain it gates), and the gyro's sensitivity learnt
+    /// it off, and with it the heading gains it gates), the ratio above which a field follows
+    /// the device in %, the heading's uncertainty from turning in % and °, and the gyro's sensitivity learnt
     /// from earth turns in %, °, s and standard deviations (prior or significance 0 = off).
     static var bothFilters: [String: (path: WritableKeyPath<FusionParameters, Double>, toRadians: Double)] {
         let degree = Double.pi / 180
         return [
             "device-fixed-ratio": (\.deviceFixedFieldMaxRatio, 0.01), "device-fixed-turn": (\.deviceFixedFieldMinTurn, degree),
+            "device-follow-ratio": (\.deviceFixedFieldFollowRatio, 0.01),
+            "heading-sensitivity-error": (\.headingSensitivityError, 0.01),
+            "heading-field-noise": (\.headingFieldNoise, degree),
             "gyro-sensitivity-prior": (\.gyroSensitivityPrior, 0.01),
             "gyro-sensitivity-noise": (\.gyroSensitivityDirectionNoise, degree),
             "gyro-sensitivity-settle": (\.gyroSensitivitySettleDuration, 1),
@@ -182,9 +183,10 @@ struct BenchBROADCommand: ParsableCommand {
                 throw CommandError("--set \(setting): expected NAME=SECONDS with NAME one of \(names.joined(separator: ", "))")
             }
             // 0 only where it means "off" (the field test's ratio, the sensitivity estimate's prior
-            // and its significance gate); a time constant of 0 has no gain.
-            let offAllowed = ["device-fixed-ratio", "gyro-sensitivity-prior", "gyro-sensitivity-significance"]
-                .contains(parts[0])
+            // and its significance gate, the heading's catch-up at rest); a time constant of 0 has no gain.
+            let offAllowed = [
+                "device-fixed-ratio", "gyro-sensitivity-prior", "gyro-sensitivity-significance", "heading-sensitivity-error",
+            ].contains(parts[0])
             guard let value = Double(parts[1]), value.isFinite, value > 0 || offAllowed && value == 0, value <= 1000 else {
                 throw CommandError("--set \(setting): the value must be above 0 and at most 1000")
             }

@@ -33,6 +33,9 @@ public struct DeviceFixedFieldTest: Sendable, Equatable {
     public var turned: Double = 0
     /// The last judged |Δdirection| / |Δψ|, for diagnostics.
     public var lastRatio: Double = 0
+    /// The last judged turn moved the field's direction by at least `deviceFixedFieldFollowRatio`
+    /// of it: the field follows the device more than the earth.
+    public var followsDevice = false
     /// The turn since the anchor per device axis, ∫ω_i·u_i dt (rad; `GyroSensitivityEstimator`'s
     /// regressor; summed only while that estimator is on).
     public var turnedPerAxis = Vector3.zero
@@ -66,8 +69,11 @@ public struct DeviceFixedFieldTest: Sendable, Equatable {
 
     /// One magnetometer sample `field6D` (the field in the 6D frame); `quiet`: not turning.
     /// Returns the span since the last quiet moment when this sample is a quiet one after it.
+    /// `followRatio`: see `followsDevice` (never, by default).
     @discardableResult
-    public mutating func update(field6D m: Vector3, quiet: Bool, minTurn: Double, maxRatio: Double) -> Span? {
+    public mutating func update(
+        field6D m: Vector3, quiet: Bool, minTurn: Double, maxRatio: Double, followRatio: Double = .infinity
+    ) -> Span? {
         let horizontalSquared = m.x * m.x + m.y * m.y
         // A field within ~6° of vertical (|m_h| ≤ 0.1·|m|) has no direction worth comparing: start again.
         guard 99 * horizontalSquared > m.z * m.z else {
@@ -83,6 +89,7 @@ public struct DeviceFixedFieldTest: Sendable, Equatable {
             if abs(turned) >= minTurn {
                 lastRatio = abs(directionChange) / abs(turned)
                 verdict = abs(directionChange) <= maxRatio * abs(turned) ? .fixedToEarth : .turnsWithDevice
+                followsDevice = abs(directionChange) >= followRatio * abs(turned)
                 judged = verdict
             }
             span = Span(

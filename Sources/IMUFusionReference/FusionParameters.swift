@@ -102,12 +102,16 @@ public struct FusionParameters: Sendable, Equatable {
     /// confirms what the gyro alone cannot tell from a slow turn.
     public var magneticBiasClip: Double = 30.0 * .pi / 180
 
-    /// Experiment (issue 28; 0 = off): the heading's own uncertainty from turning. A gyro
-    /// sensitivity error σ_S (a fraction) leaves up to σ_S·|Δψ| of every angle Δψ turned about the
-    /// vertical in the heading; that uncertainty U (rad) grows so, and a magnetometer sample of
-    /// heading noise `headingFieldNoise` then corrects with the Kalman gain U²/(U² + noise²) when
-    /// that exceeds 1/τ_mag's (halved, like it, while the field is judged disturbed).
-    public var headingSensitivityError: Double = 0
+    /// Issue 28, eleventh pass (0 = off; needs the device-fixed field test): the heading's own
+    /// uncertainty from turning, caught up at rest. A gyro sensitivity error σ_S (a fraction)
+    /// leaves up to σ_S·|Δψ| of every angle Δψ turned about the vertical in the heading; that
+    /// uncertainty U (rad, at most 1) grows so, and at rest, with the field judged the earth's, a
+    /// magnetometer sample of heading noise `headingFieldNoise` corrects with the Kalman gain
+    /// U²/(U² + noise²) when that exceeds τ_mag's (halved, like it, while the field is judged
+    /// disturbed); U shrinks by √(1 − k) then. In motion τ_mag alone: there the field is read
+    /// through a tilt the turns leave, and U keeps growing. 1 % = the datasheets' ±3 % as 3σ
+    /// (`gyroSensitivityPrior`'s reading).
+    public var headingSensitivityError: Double = 0.01
     /// The heading one magnetometer sample gives, its standard deviation (rad): the field's
     /// direction where the device is, not the sensor's noise (~1°).
     public var headingFieldNoise: Double = 5.0 * .pi / 180
@@ -121,9 +125,16 @@ public struct FusionParameters: Sendable, Equatable {
     /// rate below `magneticNewFieldMinRate`: the inclination has settled), the heading corrects
     /// with τ_mag / `magneticRejectionFactor` (a field the turn shows to be the earth's is trusted
     /// by the same factor more as a disturbed one is trusted less; halved again, like τ_mag, while
-    /// the field is judged disturbed). With the test on, `headingSensitivityError`'s Kalman gain
-    /// also applies only while the field passed.
+    /// the field is judged disturbed). `headingSensitivityError`'s Kalman gain applies only while
+    /// the field passed.
     public var deviceFixedFieldMaxRatio: Double = 0.09
+    /// A field whose direction moved by at least this fraction of the last judged turn follows
+    /// the device more than the earth (0.5: half-way between the earth's 0 and a device-fixed
+    /// field's 1): until the next judged turn the heading corrects with τ_mag ×
+    /// `magneticRejectionFactor`, trusted less by the factor a field the test passes is trusted
+    /// more (BROAD trial 32, the attached magnet). Between `deviceFixedFieldMaxRatio` and this,
+    /// τ_mag as it is: fast turns read through a tilt reach 0.16 on an earth field (trial 07).
+    public var deviceFixedFieldFollowRatio: Double = 0.5
     /// The least turn about the vertical the test judges (rad): at a 68° dip a 1° inclination
     /// error moves the field's direction ~2.5°, twice (both ends) 5° = 0.055 of 90°, below the
     /// 0.09 with the sensitivity's 0.03 beside it.

@@ -83,7 +83,7 @@ public func update(
     if s.heading.accuracy < .pi { s.heading.accuracy = min(s.heading.accuracy + p.headingDriftRate * dt, .pi) }
     let testsField = p.deviceFixedFieldMaxRatio > 0
     let learnsSensitivity = p.gyroSensitivityPrior > 0 && testsField
-    if decimated && (p.headingSensitivityError > 0 || testsField) {
+    if decimated && testsField {
         // The angle turned about the vertical over the decimated span (up: row 2 of R(q6), the
         // vertical in device axes; the rate: the span's mean less the bias before this step's
         // update): nothing per sample, the fixed core's way.
@@ -133,12 +133,13 @@ public func update(
             let field6D = q6.rotate(mag)
             let span = s.heading.deviceFixed.update(
                 field6D: field6D, quiet: !turning, minTurn: p.deviceFixedFieldMinTurn,
-                maxRatio: p.deviceFixedFieldMaxRatio)
+                maxRatio: p.deviceFixedFieldMaxRatio, followRatio: p.deviceFixedFieldFollowRatio)
             if learnsSensitivity { s.learnSensitivity(span: span, field6D: field6D, turning: turning, dt: magDt, parameters: p) }
         }
         let biasGain = s.heading.update(
             magEarth: (s.heading.heading * q6).rotate(mag), dt: magDt, gains: s.magneticGains, turning: turning,
-            learnsBias: s.elapsed >= p.accelerometerTau && s.rest.sinceRest >= p.magneticBiasRestHold, parameters: p)
+            learnsBias: s.elapsed >= p.accelerometerTau && s.rest.sinceRest >= p.magneticBiasRestHold,
+            atRest: s.rest.isAtRest, parameters: p)
         if biasGain > 0 {
             GyroBiasEstimator.learnAlongVertical(
                 bias: &s.bias, headingError: s.heading.lastError, gain: biasGain, attitude6D: q6,

@@ -22,7 +22,10 @@ import IMUGeometry
 ///
 /// With `deviceFixedFieldMaxRatio` > 0 (the default), `deviceFixed` judges after every turn
 /// whether the field turns with the device (`DeviceFixedFieldTest`), and while it says "fixed
-/// to the earth" a quiet device corrects with τ_mag / magneticRejectionFactor (issue 28).
+/// to the earth" a quiet device corrects with τ_mag / magneticRejectionFactor (issue 28); while
+/// the field follows the device (`deviceFixedFieldFollowRatio`), with τ_mag × that factor. At
+/// rest a field fixed to the earth also catches up the heading error the turns since the last
+/// rest can have left (`headingSensitivityError`'s Kalman gain).
 public struct HeadingCorrection: Sendable, Equatable {
     /// Rotation about z from the 6D earth frame to ENU (x = y = 0).
     public var heading = Quaternion.identity
@@ -55,7 +58,7 @@ public struct HeadingCorrection: Sendable, Equatable {
     @inline(__always) @discardableResult
     mutating func update(
         magEarth m: Vector3, dt: Double, gains g: MagneticGains, turning: Bool, learnsBias: Bool,
-        parameters p: FusionParameters
+        atRest: Bool = false, parameters p: FusionParameters
     ) -> Double {
         elapsed += dt
         let h2 = m.x * m.x + m.y * m.y
@@ -76,6 +79,8 @@ public struct HeadingCorrection: Sendable, Equatable {
         let testsField = p.deviceFixedFieldMaxRatio > 0
         let fixedToEarth = testsField && deviceFixed.verdict == .fixedToEarth
         if fixedToEarth && !turning && g.headingEarthField > k { k = g.headingEarthField }
+        // A field that follows the device: trusted less by the same factor.
+        if testsField && deviceFixed.followsDevice { k /= max(p.magneticRejectionFactor, 1) }
         var corrects = true
         if p.magneticRejectionEnabled {
             if disturbance.isDisturbed {
@@ -90,15 +95,15 @@ public struct HeadingCorrection: Sendable, Equatable {
                 rejectionDuration = max(rejectionDuration - p.magneticRejectionFactor * dt, 0)
             }
         }
-        if p.headingSensitivityError > 0 {
-            turnUncertainty += p.headingSensitivityError * turnedSinceMagnetometer
+        if p.headingSensitivityError > 0 && testsField {
+            turnUncertainty = min(turnUncertainty + p.headingSensitivityError * turnedSinceMagnetometer, 1)
             turnedSinceMagnetometer = 0
-            if corrects && (!testsField || fixedToEarth) {
+            if atRest && corrects && fixedToEarth {
                 let u2 = turnUncertainty * turnUncertainty
                 var kalman = u2 / (u2 + p.headingFieldNoise * p.headingFieldNoise)
                 if p.magneticRejectionEnabled && disturbance.isDisturbed { kalman /= p.magneticRejectionFactor }
                 k = max(k, kalman)
-                turnUncertainty *= (1 - k).squareRoot()
+                turnUncertainty *= max(1 - k, 0).squareRoot()
             }
         }
         var biasGain = 0.0

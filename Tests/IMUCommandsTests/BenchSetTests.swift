@@ -56,6 +56,27 @@ import Testing
         #expect(throws: CommandError.self) { try BenchBROADCommand.parse(["--set", "magnetometer-tau=0"]).chosenParameters() }
     }
 
+    /// The heading's catch-up at rest and the field that follows the device are in both cores
+    /// (issue 28, eleventh pass): their settings reach the fixed core's integers, and an error of
+    /// 0 (or the field test off) turns the catch-up off.
+    @Test func theHeadingSettingsAreSetForBothCores() throws {
+        let command = try BenchBROADCommand.parse([
+            "--set", "heading-sensitivity-error=2", "--set", "heading-field-noise=4", "--set", "device-follow-ratio=40",
+        ])
+        let fixed = FixedFusionParameters(try #require(try command.chosenParameters()))
+        #expect(fixed.headingSensitivityError == Q30(0.02))
+        #expect(fixed.headingFieldNoise == Q30(4 * Double.pi / 180))
+        #expect(fixed.deviceFixedFieldFollowRatio == Q30(0.4))
+        #expect(FixedFusionCoefficients(parameters: fixed).headingSensitivityError == Int64(Q30(0.02).raw))
+        // The defaults agree: 1 %, 5°, ½.
+        #expect(FixedFusionParameters(FusionParameters()) == FixedFusionParameters())
+        for off in [["heading-sensitivity-error=0"], ["device-fixed-ratio=0"]] {
+            let parsed = try BenchBROADCommand.parse(off.flatMap { ["--set", $0] })
+            let c = FixedFusionCoefficients(parameters: FixedFusionParameters(try #require(try parsed.chosenParameters())))
+            #expect(c.headingSensitivityError == 0, "\(off)")
+        }
+    }
+
     /// The sensitivity estimator is in both cores (issue 28): its settings reach the fixed
     /// core's integers.
     @Test func theSensitivityIsSetForBothCores() throws {

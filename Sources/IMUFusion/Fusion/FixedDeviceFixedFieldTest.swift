@@ -6,6 +6,9 @@
 public struct FixedDeviceFixedFieldTest: Sendable, Equatable {
     /// 0 not yet judged, 1 fixed to the earth, −1 turns with the device (the reference's `Verdict`).
     public var verdict: Int8 = 0
+    /// The last judged turn moved the field's direction by at least `deviceFixedFieldFollowRatio`
+    /// of it (the reference's `followsDevice`).
+    public var followsDevice = false
     public var hasAnchor = false
     /// The field's horizontal part in the 6D frame at the last sample (Q16.16 µT).
     public var lastHorizontalX: Int32 = 0
@@ -52,11 +55,14 @@ public struct FixedDeviceFixedFieldTest: Sendable, Equatable {
     /// 68 rad/s), `up` the vertical in device axes (row 2 of R(q6), unit, Q30), `span` the step's
     /// time (Q30 s, < 2^31). The turn up·rate·span: the rate as Q24 (< 2^30.1 a component),
     /// the dot product Q54 (|·| ≤ |up|·|rate| < 2^60.9) to Q24, times span (< 2^61.9), to Q30 rad.
-    @inlinable @inline(__always)
-    public mutating func addTurn(rate: WideVector3, up: FixedVector3<Q30>, span: Int64) {
+    /// Returns the span's turn (Q30 rad, < 2^38: the product above is < 2^61.9 before its shift).
+    @inlinable @inline(__always) @discardableResult
+    public mutating func addTurn(rate: WideVector3, up: FixedVector3<Q30>, span: Int64) -> Int64 {
         let along = Int64(up.x.raw) &* (rate.x &>> 16) &+ Int64(up.y.raw) &* (rate.y &>> 16)
             &+ Int64(up.z.raw) &* (rate.z &>> 16)
-        turned = clamped(turned &+ ((along &>> 30) &* span) &>> 24, Self.limit)
+        let turn = ((along &>> 30) &* span) &>> 24
+        turned = clamped(turned &+ turn, Self.limit)
+        return turn
     }
 
     /// One decimated step's turn per device axis and about the 6D frame's horizontal axes (Q30
@@ -69,7 +75,8 @@ public struct FixedDeviceFixedFieldTest: Sendable, Equatable {
     }
 
     /// One magnetometer sample `field` (the field in the 6D frame, a rotated clamped sample:
-    /// |field| < 2^27.8 raw); `quiet`: not turning; `maxRatio`, `minTurn` Q30. The reference's
+    /// |field| < 2^27.8 raw); `quiet`: not turning; `maxRatio`, `minTurn`, `followRatio` Q30 (the
+    /// last never, by default). The reference's
     /// steps, in an order that skips the direction's change where the reference's caller
     /// discards it (a quiet sample that judges nothing and ends no `pending` turn resets the sums).
     /// While the sensitivity is learnt (`learning`), a quiet sample after the anchor returns the
@@ -80,8 +87,8 @@ public struct FixedDeviceFixedFieldTest: Sendable, Equatable {
     /// call's saves and spills cost more than its body's registers (≈ 30 a run on x86-64).
     @inlinable @_transparent @discardableResult
     public mutating func update(
-        field m: FixedVector3<Q16>, quiet: Bool, maxRatio: Int64, minTurn: Int64, learning: Bool = false,
-        pending: Bool = false
+        field m: FixedVector3<Q16>, quiet: Bool, maxRatio: Int64, minTurn: Int64, followRatio: Int64 = .max,
+        learning: Bool = false, pending: Bool = false
     ) -> Span? {
         let (x, y, z) = (Int64(m.x.raw), Int64(m.y.raw), Int64(m.z.raw))
         // |m_h| > 0.1·|m| ⇔ 99·|m_h|² > m_z², both shifted by 7 (squares < 2^55.6 · 2: 99 · 2^49.6 fits).
@@ -98,6 +105,8 @@ public struct FixedDeviceFixedFieldTest: Sendable, Equatable {
                     directionChange &+ Self.angle(Int64(lastHorizontalX), Int64(lastHorizontalY), x, y), Self.limit)
                 if judges {
                     verdict = change.magnitude <= UInt64(wideProduct(maxRatio, Int64(turnedMagnitude))) ? 1 : -1
+                    followsDevice = followRatio <= 1 << 31
+                        && change.magnitude >= UInt64(wideProduct(followRatio, Int64(turnedMagnitude)))
                 }
                 if learning {
                     span = Span(

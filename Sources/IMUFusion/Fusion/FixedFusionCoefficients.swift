@@ -46,6 +46,10 @@ public struct FixedFusionCoefficients: Sendable, Equatable {
     /// π and the accuracy floor as Q40 (heading accuracy).
     public var pi: Int64
     public var headingAccuracyFloor: Int64
+    /// The heading's uncertainty from turning (`headingSensitivityError`, Q30, clamped to [0, 1]; 0 = off)
+    /// and the heading noise at rest squared (Q44: the Q30 noise as Q22, squared; noise clamped to [0, 1] rad).
+    public var headingSensitivityError: Int64
+    public var headingFieldNoiseSquared: Int64
 
     /// The device-fixed field test is on (`deviceFixedFieldMaxRatio` > 0).
     @inlinable public var testsDeviceFixedField: Bool { parameters.deviceFixedFieldMaxRatio.raw > 0 }
@@ -106,6 +110,10 @@ public struct FixedFusionCoefficients: Sendable, Equatable {
         dipSineThreshold = Int64(FixedMath.sin(p.magneticDipThreshold).raw)
         pi = Int64(Q29.pi.raw) &<< 11
         headingAccuracyFloor = wide(p.headingAccuracyFloor)
+        headingSensitivityError = p.deviceFixedFieldMaxRatio.raw > 0
+            ? Int64(Swift.min(Swift.max(p.headingSensitivityError.raw, 0), 1 << 30)) : 0
+        let headingNoise = Int64(Swift.min(Swift.max(p.headingFieldNoise.raw, 0), 1 << 30)) &>> 8
+        headingFieldNoiseSquared = headingNoise &* headingNoise
         let prior = Int64(Swift.min(Swift.max(p.gyroSensitivityPrior.raw, 0), 1 << 29))
         sensitivityPriorVariance = prior &* prior
         learnsGyroSensitivity = prior > 0 && p.deviceFixedFieldMaxRatio.raw > 0

@@ -74,6 +74,10 @@ public struct FixedFusionParameters: Sendable, Equatable {
     /// the device; one that passes is trusted with τ_mag / magneticRejectionFactor at quiet
     /// moments (see the reference's `FusionParameters.deviceFixedFieldMaxRatio`).
     public var deviceFixedFieldMaxRatio = Q30(raw: 96_636_764)
+    /// A judged turn that moved the field's direction by at least ½ (Q2.30) of it: the field
+    /// follows the device, and the heading corrects with τ_mag × magneticRejectionFactor until the
+    /// next judged turn (the reference's `deviceFixedFieldFollowRatio`).
+    public var deviceFixedFieldFollowRatio = Q30(raw: 536_870_912)
     /// The least turn the test judges: 90° = π/2 rad (Q2.30).
     public var deviceFixedFieldMinTurn = Q30(raw: 1_686_629_713)
 
@@ -91,6 +95,13 @@ public struct FixedFusionParameters: Sendable, Equatable {
     public var gyroSensitivitySignificance = Q16(raw: 131_072)
     /// A judged turn is learnt from after this long quiet (or at the next turn): 0 ms.
     public var gyroSensitivitySettleMilliseconds: Int32 = 0
+
+    /// The heading's uncertainty from turning, caught up at rest (issue 28; 0 = off; the
+    /// reference's `headingSensitivityError`): 1 % (Q2.30) of every angle turned about the vertical.
+    public var headingSensitivityError = Q30(raw: 10_737_418)
+    /// The heading one magnetometer sample gives at rest, its standard deviation: 5° =
+    /// 0.0872665 rad (Q2.30).
+    public var headingFieldNoise = Q30(raw: 93_701_651)
 
     /// The estimate is valid after 1 s.
     public var warmUpDurationMilliseconds: Int32 = 1_000

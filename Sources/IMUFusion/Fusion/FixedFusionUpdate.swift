@@ -229,7 +229,10 @@ func fixedFusionDecimatedParts(state s: inout FixedFusionState, coefficients c: 
         ? attitude6D.unitRotationMatrix
         : FixedMatrix3(row0: .zero, row1: .zero, row2: attitude6D.unitRotationRow2)
     if c.testsDeviceFixedField {
-        s.heading.deviceFixed.addTurn(rate: gyroMean - bias, up: rows.row2, span: span)
+        let turn = s.heading.deviceFixed.addTurn(rate: gyroMean - bias, up: rows.row2, span: span)
+        if c.headingSensitivityError > 0 {
+            s.heading.turnedSinceMagnetometer = Swift.min(s.heading.turnedSinceMagnetometer &+ Swift.abs(turn), 1 << 40)
+        }
         // The magnetometer step on this sample reads the field in the corrected frame (the
         // in-motion part below keeps R(q6) before it, as the reference's bias step does).
         if sensitivityTurn && fixedFusionSensitivityTurn(state: &s, rate: gyroMean - bias, rows: rows, span: span) {
@@ -306,7 +309,8 @@ func fixedFusionMagnetometerStep(state s: inout FixedFusionState, coefficients c
         let pending = learning && s.sensitivity.hasPending
         let span = s.heading.deviceFixed.update(
             field: field6D, quiet: !turning, maxRatio: Int64(c.parameters.deviceFixedFieldMaxRatio.raw),
-            minTurn: Int64(c.parameters.deviceFixedFieldMinTurn.raw), learning: learning, pending: pending)
+            minTurn: Int64(c.parameters.deviceFixedFieldMinTurn.raw),
+            followRatio: Int64(c.parameters.deviceFixedFieldFollowRatio.raw), learning: learning, pending: pending)
         if span != nil || turning && pending {
             fixedFusionLearnSensitivity(
                 state: &s, span: span, field: field6D, turning: turning, duration: magDt, coefficients: c)
@@ -314,7 +318,8 @@ func fixedFusionMagnetometerStep(state s: inout FixedFusionState, coefficients c
     }
     let biasGain = s.heading.update(
         magEarth: s.heading.heading.rotateAboutVertical(field6D),
-        dt: magDt, gains: s.magneticGains, turning: turning, learnsBias: learnsBias, coefficients: c)
+        dt: magDt, gains: s.magneticGains, turning: turning, learnsBias: learnsBias, atRest: s.rest.isAtRest,
+        coefficients: c)
     if biasGain > 0 {
         var bias = s.bias  // a local: `bias` is observed (see `negatedBiasQ26`)
         FixedGyroBiasEstimator.learnAlongVertical(

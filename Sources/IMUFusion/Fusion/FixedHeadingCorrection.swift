@@ -6,7 +6,9 @@
 /// In 9D each correction also teaches the bias along the vertical, and the start is the
 /// least-squares line through the errors (the reference's `HeadingCorrection` explains both).
 /// While the device-fixed field test (`deviceFixed`) says the field is the earth's, a quiet
-/// device corrects with τ_mag / magneticRejectionFactor.
+/// device corrects with τ_mag / magneticRejectionFactor, and at rest at least with the Kalman
+/// gain of the heading's uncertainty from turning; while the field follows the device, with
+/// τ_mag × that factor.
 public struct FixedHeadingCorrection: Sendable, Equatable {
     public var heading = FixedQuaternion.identity
     public var isInitialised = false
@@ -21,6 +23,10 @@ public struct FixedHeadingCorrection: Sendable, Equatable {
     public var lastError = Q29.zero
     /// Whether the field turns with the device (issue 28; `deviceFixedFieldMaxRatio` > 0).
     public var deviceFixed = FixedDeviceFixedFieldTest()
+    /// The heading's uncertainty from turning (Q30 rad, ≤ 1 rad; the reference's), and the angle
+    /// turned about the vertical since the last magnetometer sample (Q30 rad, ≤ 2^40).
+    public var turnUncertainty: Int64 = 0
+    public var turnedSinceMagnetometer: Int64 = 0
 
     @inlinable
     public init(coefficients c: FixedFusionCoefficients) {
@@ -36,7 +42,7 @@ public struct FixedHeadingCorrection: Sendable, Equatable {
     @inlinable @_transparent @discardableResult
     mutating func update(
         magEarth m: FixedVector3<Q16>, dt: Int64, gains g: FixedMagneticGains, turning: Bool, learnsBias: Bool,
-        coefficients c: FixedFusionCoefficients
+        atRest: Bool = false, coefficients c: FixedFusionCoefficients
     ) -> Int64 {
         let p = c.parameters
         elapsed = advanced(elapsed, by: dt)
@@ -72,6 +78,8 @@ public struct FixedHeadingCorrection: Sendable, Equatable {
         // (headingEarthField is 0 with the test off).
         var k = g.heading
         if deviceFixed.verdict > 0 && !turning { k = Swift.max(k, g.headingEarthField) }
+        // A field that follows the device: trusted less by the same factor.
+        if deviceFixed.followsDevice { k /= Int64(Swift.max(p.magneticRejectionFactor, 1)) }
         var corrects = true
         if p.magneticRejectionEnabled {
             if disturbance.isDisturbed {
@@ -84,6 +92,14 @@ public struct FixedHeadingCorrection: Sendable, Equatable {
                 }
             } else {
                 rejectionDuration = Swift.max(rejectionDuration &- Int64(p.magneticRejectionFactor) &* dt, 0)
+            }
+        }
+        if c.headingSensitivityError > 0 {
+            turnUncertainty = Swift.min(
+                turnUncertainty &+ wideProduct(c.headingSensitivityError, turnedSinceMagnetometer), 1 << 30)
+            turnedSinceMagnetometer = 0
+            if atRest && corrects && deviceFixed.verdict > 0 {
+                catchUpAtRest(gain: &k, coefficients: c)
             }
         }
         var biasGain: Int64 = 0
@@ -155,6 +171,25 @@ public struct FixedHeadingCorrection: Sendable, Equatable {
             accuracy &+= wideProduct(k, c.headingAccuracyFloor &- accuracy)
         }
         return biasGain
+    }
+
+    /// At rest with the field the earth's: k at least the Kalman gain U²/(U² + noise²) (U as
+    /// Q22, its square Q44 ≤ 2^44; the quotient as Q30, halved while the field is judged
+    /// disturbed), and U shrinks by √(1 − k). Out of line: at rest only.
+    @usableFromInline @inline(never)
+    mutating func catchUpAtRest(gain k: inout Int64, coefficients c: FixedFusionCoefficients) {
+        let u = turnUncertainty &>> 8
+        let u2 = u &* u
+        let total = Swift.max((u2 &+ c.headingFieldNoiseSquared) &>> 14, 1)
+        var kalman = ((u2 &<< 16) &+ total / 2) / total
+        if c.parameters.magneticRejectionEnabled && disturbance.isDisturbed {
+            kalman /= Int64(Swift.max(c.parameters.magneticRejectionFactor, 1))
+        }
+        k = Swift.max(k, kalman)
+        let remaining = Swift.max((1 << 30) &- k, 0)
+        let root = Int64(FixedMath.squareRootRaw(
+            ofSignificand: UInt64(remaining), fractionBits: 30, resultFractionBits: 30))
+        turnUncertainty = wideProduct(root, turnUncertainty)
     }
 
     /// The first sample, or a gain of 1: turn the horizontal field onto north exactly with the
