@@ -7,7 +7,7 @@ From a BROAD trial when the dataset is there (trial 30, stationary magnet: rest,
 past a magnet — rest detection, magnetic disturbance and heading corrections); otherwise from a
 deterministic synthetic log with the same phases. Prints one line saying which.
 
-Usage: make_samples.py DATASET_DIR OUT.bin [START_S DURATION_S]
+Usage: make_samples.py DATASET_DIR OUT.bin [START_S DURATION_S [TRIAL.csv]]
 """
 import csv
 import math
@@ -90,14 +90,17 @@ def synthetic_rows(duration, rate=285.714):
 
 
 def main():
-    if len(sys.argv) not in (3, 5):
+    if len(sys.argv) not in (3, 5, 6):
         sys.exit(__doc__)
     dataset, out = sys.argv[1], sys.argv[2]
-    start, duration = (float(sys.argv[3]), float(sys.argv[4])) if len(sys.argv) == 5 else (20.0, 32.0)
-    path = os.path.join(dataset, TRIAL)
+    start, duration = (float(sys.argv[3]), float(sys.argv[4])) if len(sys.argv) >= 5 else (20.0, 32.0)
+    trial = sys.argv[5] if len(sys.argv) == 6 else TRIAL
+    path = os.path.join(dataset, trial)
+    if len(sys.argv) == 6 and not os.path.isfile(path):
+        sys.exit(f"make_samples.py: {path}: no such trial")
     if os.path.isfile(path):
         rows = broad_rows(path, start, duration)
-        source = f"BROAD {TRIAL[:-4]}, t = {start:g} s to {start + duration:g} s"
+        source = f"BROAD {trial[:-4]}, t = {start:g} s to {start + duration:g} s"
     else:
         rows = synthetic_rows(duration)
         source = f"synthetic log ({path} absent): {duration:g} s with rest, turns and a field disturbance"

@@ -27,7 +27,10 @@
 # driver samples) differ.
 #
 # Usage: Scripts/check-firmware.sh OUTDIR      (FIRMWARE_PROFILE=1: also the per-function
-#        breakdown of the 9D update's instructions, Firmware/profile.py; slower)
+#        breakdown of the 9D update's instructions, Firmware/profile.py; slower;
+#        FIRMWARE_EXCERPT="START_S DURATION_S [TRIAL.csv]": another excerpt of BROAD, e.g.
+#        "20 60" for a rest after an earth turn, "0 120 32_disturbed_attached_magnet_1cm.csv"
+#        for a field that follows the device; the figures printed are then that excerpt's)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -46,7 +49,9 @@ for tool in qemu-system-arm arm-none-eabi-gcc swiftc clang python3; do
 done
 
 # ---- 1. the samples
-python3 Firmware/make_samples.py "${IMU_BROAD_DATASET:-../shared/datasets/broad}" "$outdir/samples.bin" | tee "$outdir/samples.txt"
+# shellcheck disable=SC2086  # FIRMWARE_EXCERPT is words on purpose
+python3 Firmware/make_samples.py "${IMU_BROAD_DATASET:-../shared/datasets/broad}" "$outdir/samples.bin" ${FIRMWARE_EXCERPT:-} \
+    | tee "$outdir/samples.txt"
 
 # ---- 2. the firmware
 # Swift → LLVM IR (-O, Embedded) → object with clang's -ffunction-sections, so that the linker

@@ -35,7 +35,9 @@ extension FixedFusionParameters {
         magneticRejectionFactor = Int32(clamping: Int64(p.magneticRejectionFactor.rounded()))
         deviceFixedFieldMaxRatio = Q30(p.deviceFixedFieldMaxRatio)
         deviceFixedFieldMinTurn = Q30(p.deviceFixedFieldMinTurn)
-        deviceFixedFieldFollowRatio = Q30(min(p.deviceFixedFieldFollowRatio, 1.999))
+        // A ratio of 2 or more (beyond Q2.30) is the fixed core's "never" (Int32.max).
+        deviceFixedFieldFollowRatio = p.deviceFixedFieldFollowRatio < 1.999
+            ? Q30(p.deviceFixedFieldFollowRatio) : Q30(raw: .max)
         headingSensitivityError = Q30(p.headingSensitivityError)
         headingFieldNoise = Q30(p.headingFieldNoise)
         gyroSensitivityPrior = Q30(p.gyroSensitivityPrior)

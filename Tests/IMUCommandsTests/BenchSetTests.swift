@@ -67,6 +67,9 @@ import Testing
         #expect(fixed.headingSensitivityError == Q30(0.02))
         #expect(fixed.headingFieldNoise == Q30(4 * Double.pi / 180))
         #expect(fixed.deviceFixedFieldFollowRatio == Q30(0.4))
+        // Beyond Q2.30: never, in both cores (the reference's ratio is never reached either).
+        let never = try #require(try BenchBROADCommand.parse(["--set", "device-follow-ratio=1000"]).chosenParameters())
+        #expect(FixedFusionParameters(never).deviceFixedFieldFollowRatio.raw == .max)
         #expect(FixedFusionCoefficients(parameters: fixed).headingSensitivityError == Int64(Q30(0.02).raw))
         // The defaults agree: 1 %, 5°, ½.
         #expect(FixedFusionParameters(FusionParameters()) == FixedFusionParameters())

@@ -76,7 +76,7 @@ public struct FixedDeviceFixedFieldTest: Sendable, Equatable {
 
     /// One magnetometer sample `field` (the field in the 6D frame, a rotated clamped sample:
     /// |field| < 2^27.8 raw); `quiet`: not turning; `maxRatio`, `minTurn`, `followRatio` Q30 (the
-    /// last never, by default). The reference's
+    /// last above 2^31: never, the default). The reference's
     /// steps, in an order that skips the direction's change where the reference's caller
     /// discards it (a quiet sample that judges nothing and ends no `pending` turn resets the sums).
     /// While the sensitivity is learnt (`learning`), a quiet sample after the anchor returns the

@@ -76,7 +76,8 @@ public struct FixedFusionParameters: Sendable, Equatable {
     public var deviceFixedFieldMaxRatio = Q30(raw: 96_636_764)
     /// A judged turn that moved the field's direction by at least ½ (Q2.30) of it: the field
     /// follows the device, and the heading corrects with τ_mag × magneticRejectionFactor until the
-    /// next judged turn (the reference's `deviceFixedFieldFollowRatio`).
+    /// next judged turn (the reference's `deviceFixedFieldFollowRatio`). `Int32.max` raw: never (the
+    /// reference's ratios of 2 and more).
     public var deviceFixedFieldFollowRatio = Q30(raw: 536_870_912)
     /// The least turn the test judges: 90° = π/2 rad (Q2.30).
     public var deviceFixedFieldMinTurn = Q30(raw: 1_686_629_713)
