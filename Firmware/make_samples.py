@@ -59,7 +59,9 @@ def rotate_inverse(q, v):
 
 
 def synthetic_rows(duration, rate=285.714):
-    """Rest 8 s, turns about changing axes, a magnet-like field offset from 18 s to 22 s, rest."""
+    """Rest 8 s, turns about changing axes, a magnet-like field offset from 18 s to 22 s, then (from
+    22 s) 2 s still, a 180° turn about the vertical in 2 s, and rest: the field test judges that turn
+    the earth's, and the rest after it catches the heading up (issue 28's eleventh pass)."""
     rows = []
     q = (1.0, 0.0, 0.0, 0.0)
     field = (0.0, 18.0, -44.0)  # ENU, uT (roughly Berlin)
@@ -67,9 +69,12 @@ def synthetic_rows(duration, rate=285.714):
     n = int(duration * rate)
     for i in range(n):
         t = i * dt
-        moving = 8 <= t < duration - 5
+        moving = 8 <= t < min(22, duration - 5)
         s = t - 8
         omega = (0.8 * math.sin(0.9 * s), 0.6 * math.sin(0.5 * s + 1), 1.2 * math.cos(0.3 * s)) if moving else (0.0, 0.0, 0.0)
+        if 24 <= t < 26 and t < duration - 5:
+            # 180° about the earth's vertical (π/2 · sin-shaped rate over 2 s), in device axes.
+            omega = tuple(rotate_inverse(q, (0.0, 0.0, math.pi / 2 * math.pi / 2 * math.sin(math.pi * (t - 24) / 2))))
         gyro = [o + b for o, b in zip(omega, (0.004, -0.003, 0.002))]  # a constant bias
         down = rotate_inverse(q, (0.0, 0.0, -1.0))
         accel = [d + 0.002 * math.sin(37 * t + k) for k, d in enumerate(down)]
