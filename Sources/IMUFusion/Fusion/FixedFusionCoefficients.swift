@@ -50,6 +50,9 @@ public struct FixedFusionCoefficients: Sendable, Equatable {
     /// and the heading noise at rest squared (Q44: the Q30 noise as Q22, squared; noise clamped to [0, 1] rad).
     public var headingSensitivityError: Int64
     public var headingFieldNoiseSquared: Int64
+    /// `deviceFixedFieldFollowRatio` as the field test takes it: Q30, or `Int64.max` (never) for
+    /// the parameter's `Int32.max`.
+    public var deviceFixedFieldFollowRatio: Int64
 
     /// The device-fixed field test is on (`deviceFixedFieldMaxRatio` > 0).
     @inlinable public var testsDeviceFixedField: Bool { parameters.deviceFixedFieldMaxRatio.raw > 0 }
@@ -114,6 +117,7 @@ public struct FixedFusionCoefficients: Sendable, Equatable {
             ? Int64(Swift.min(Swift.max(p.headingSensitivityError.raw, 0), 1 << 30)) : 0
         let headingNoise = Int64(Swift.min(Swift.max(p.headingFieldNoise.raw, 0), 1 << 30)) &>> 8
         headingFieldNoiseSquared = headingNoise &* headingNoise
+        deviceFixedFieldFollowRatio = p.deviceFixedFieldFollowRatio.raw == .max ? .max : Int64(p.deviceFixedFieldFollowRatio.raw)
         let prior = Int64(Swift.min(Swift.max(p.gyroSensitivityPrior.raw, 0), 1 << 29))
         sensitivityPriorVariance = prior &* prior
         learnsGyroSensitivity = prior > 0 && p.deviceFixedFieldMaxRatio.raw > 0

@@ -310,8 +310,7 @@ func fixedFusionMagnetometerStep(state s: inout FixedFusionState, coefficients c
         let span = s.heading.deviceFixed.update(
             field: field6D, quiet: !turning, maxRatio: Int64(c.parameters.deviceFixedFieldMaxRatio.raw),
             minTurn: Int64(c.parameters.deviceFixedFieldMinTurn.raw),
-            followRatio: c.parameters.deviceFixedFieldFollowRatio.raw == .max ? .max : Int64(c.parameters.deviceFixedFieldFollowRatio.raw),
-            learning: learning, pending: pending)
+            followRatio: c.deviceFixedFieldFollowRatio, learning: learning, pending: pending)
         if span != nil || turning && pending {
             fixedFusionLearnSensitivity(
                 state: &s, span: span, field: field6D, turning: turning, duration: magDt, coefficients: c)
